@@ -1,0 +1,39 @@
+# Two commands on a fresh machine with Python 3.11, make and git:
+#   make run    set up, then serve the app on http://127.0.0.1:5000 (HOST and PORT override)
+#   make test   set up, then run every test
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
+MO     := $(PO:.po=.mo)
+
+.PHONY: run test bench setup translations clean
+
+setup: $(STAMP) $(MO)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel -q compile -i $< -o $@
+
+translations: $(MO)
+
+run: setup
+	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) $(MO) .pytest_cache .hypothesis

@@ -1,0 +1,306 @@
+"""Can these cards make this hand's contract? A search that returns one arrangement the contract check
+accepts, or says that none exists and how near the cards came.
+
+The search works on what a meld *consumes* and what it *costs*: each contract meld takes natural cards from
+the hand and needs wild cards for the places no natural fills. A wild-rank card that is not a joker (a wild 2)
+stays in the pool of naturals; every such card used as a natural costs one wild card it could have been.
+So the contract is possible exactly when the cheapest arrangement costs no more than the jokers plus the
+wild-rank cards in hand, and when it is not, the difference is how many more wild cards (or the natural cards
+they would stand for) the hand is missing.
+
+Runs are chosen first, then sets: once the runs are out, only the ranks of the remaining cards matter, so the
+set search works on rank counts. Melds that consume the same cards at the same cost are tried once, and
+equal contract melds are chosen in a fixed order, so no arrangement is searched twice.
+
+>>> from referee.families import resolve
+>>> from referee.cards import parse_cards
+>>> a = arrange(resolve("liverpool"), 1, parse_cards("7h 7d 7s 9c 9d JK 2c"))
+>>> a.possible, [[str(c) for c in m] for m in a.melds]
+(True, [['7S', '7H', '7D'], ['9D', '9C', 'JK']])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Sequence
+
+from .cards import NATURALS, SUIT_ORDER, Card, Rank
+from .contracts import copies_violations
+from .families import MeldSpec, Rules
+from .melds import HIGH_ACE, LOW_ACE, analyze, end_spreads, run_bounds, wild_rule_breaks
+from .verdicts import Violation
+
+INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
+MAX_CARDS = 18  # a dealt hand of 12, a draw and a few buys
+
+
+@dataclass
+class Slot:
+    """A place in a meld: a natural card taken from the hand, or a wild card standing for ``stands``."""
+
+    card: Card | None  # None: a wild card goes here
+    stands: str  # what the place is: "7H" in a run, "7" in a set
+
+
+@dataclass
+class Arrangement:
+    possible: bool
+    melds: list[list[Card]] = field(default_factory=list)
+    unused: list[Card] = field(default_factory=list)
+    missing: int | None = 0  # wild cards (or the naturals they stand for) short of the contract; None: never
+    needs: list[str] = field(default_factory=list)  # what the missing cards would stand for
+    violations: list[Violation] = field(default_factory=list)  # input that cannot be a hand (too many copies)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    key: tuple
+    consumed: tuple[int, ...]  # natural card indices taken from the pool
+    cost: int
+    slots: tuple[Slot, ...]
+
+
+def _pos_index(pos: int, suit_i: int) -> int:
+    rank = 1 if pos in (LOW_ACE, HIGH_ACE) else pos
+    return (rank - 1) * 4 + suit_i
+
+
+class _Search:
+    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], pool: list[int], duals: frozenset[int]):
+        self.rules = rules
+        # runs first (largest first), then sets (largest first)
+        self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
+        self.pool = pool
+        self.duals = duals
+        self.failed: dict[tuple, int] = {}  # state -> largest budget known to fail
+        self.min_naturals = max(1, rules.set_min_naturals)
+
+    # ---- candidates
+    def _runs(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
+        ace = self.rules.ace
+        out: dict[tuple, _Candidate] = {}
+        lo_all, hi_all = run_bounds(ace, False, False)
+        for si, suit in enumerate(SUIT_ORDER):
+            present = [pool[_pos_index(p, si)] > 0 for p in range(0, HIGH_ACE + 1)]
+            if not any(present[1:14]):
+                continue
+            for start in range(lo_all, hi_all - size + 2):
+                window = range(start, start + size)
+                avail = [p for p in window if present[p]]
+                if LOW_ACE in window and HIGH_ACE in window:
+                    continue
+                if not avail:
+                    continue
+                must_keep = len(avail) - max(0, budget - (size - len(avail)))
+                for keep in range(len(avail), max(1, must_keep) - 1, -1):
+                    for used in combinations(avail, keep):
+                        cand = self._run_candidate(used, window, si, suit, ace)
+                        if cand is not None and cand.cost <= budget and cand.key not in out:
+                            out[cand.key] = cand
+        return sorted(out.values(), key=lambda c: (c.cost, c.key))
+
+    def _run_candidate(self, used: tuple[int, ...], window: range, si: int, suit, ace: str) -> _Candidate | None:
+        has_ace = used[0] == LOW_ACE or used[-1] == HIGH_ACE
+        ace_high = used[-1] == HIGH_ACE
+        bounds = run_bounds(ace, has_ace, ace_high)
+        if window[0] < bounds[0] or window[-1] > bounds[1]:
+            return None
+        flags = [p not in used for p in window]
+        inside = sum(1 for p in range(used[0], used[-1] + 1) if p not in used)
+        extra = sum(flags) - inside
+        floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, len(window))) > 1 else 0
+        if wild_rule_breaks(flags, floating, self.rules):
+            return None
+        consumed = tuple(sorted(_pos_index(p, si) for p in used))
+        cost = sum(flags) + sum(1 for i in consumed if i in self.duals)
+        slots = tuple(
+            Slot(None if f else NATURALS[_pos_index(p, si)],
+                 (Rank(1 if p == HIGH_ACE else p).symbol + suit.value))
+            for p, f in zip(window, flags))
+        return _Candidate(("run", consumed, cost), consumed, cost, slots)
+
+    def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
+        out = []
+        for r in range(13):
+            idx = [r * 4 + s for s in range(4)]
+            plain = [i for i in idx for _ in range(pool[i]) if i not in self.duals]
+            dual = [i for i in idx for _ in range(pool[i]) if i in self.duals]
+            for n_plain in range(min(size, len(plain)), -1, -1):
+                for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
+                    naturals = n_plain + n_dual
+                    wilds = size - naturals
+                    if naturals == 0 or (wilds and naturals < self.min_naturals):
+                        continue
+                    cost = wilds + n_dual
+                    if cost > budget:
+                        continue
+                    consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
+                    symbol = Rank(r + 1).symbol
+                    slots = tuple(Slot(NATURALS[i], symbol) for i in consumed) + (Slot(None, symbol),) * wilds
+                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, slots))
+        out.sort(key=lambda c: (c.cost, c.key))
+        return out
+
+    # ---- the search
+    def _state(self, i: int, pool: list[int], floor: tuple) -> tuple:
+        if i < len(self.specs) and self.specs[i].kind == "set":
+            # only ranks matter now: fold the suits, keeping wild-rank cards apart
+            ranks = tuple(
+                (sum(pool[r * 4 + s] for s in range(4) if r * 4 + s not in self.duals),
+                 sum(pool[r * 4 + s] for s in range(4) if r * 4 + s in self.duals))
+                for r in range(13))
+            return (i, ranks, floor)
+        return (i, bytes(pool), floor)
+
+    def solve(self, i: int, pool: list[int], budget: int, floor: tuple = ()) -> list[_Candidate] | None:
+        if i == len(self.specs):
+            return []
+        left = self.specs[i:]
+        naturals = sum(pool)
+        if naturals < len(left) or sum(m.size for m in left) - naturals > budget:
+            return None
+        state = self._state(i, pool, floor)
+        if self.failed.get(state, -1) >= budget:
+            return None
+        spec = self.specs[i]
+        same_next = i + 1 < len(self.specs) and self.specs[i + 1] == spec
+        make = self._runs if spec.kind == "run" else self._sets
+        for cand in make(spec.size, pool, budget):
+            if floor and cand.key < floor:
+                continue
+            for k in cand.consumed:
+                pool[k] -= 1
+            rest = self.solve(i + 1, pool, budget - cand.cost, cand.key if same_next else ())
+            for k in cand.consumed:
+                pool[k] += 1
+            if rest is not None:
+                return [cand] + rest
+        self.failed[state] = max(self.failed.get(state, -1), budget)
+        return None
+
+
+def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
+    spec = rules.hand(hand)
+    cards = list(cards)
+    bad = copies_violations([cards], rules)
+    if bad:
+        return Arrangement(False, unused=cards, missing=None, violations=bad)
+    pool = [0] * len(NATURALS)
+    jokers: list[Card] = []
+    dual_cards = [c for c in cards if c.rank is not None and rules.is_wild(c)]
+    duals = frozenset(INDEX[c] for c in dual_cards)
+    for c in cards:
+        if c.rank is None:
+            jokers.append(c)
+        else:
+            pool[INDEX[c]] += 1
+    wild_supply = len(jokers) + len(dual_cards)
+    search = _Search(rules, spec.contract.melds, pool, duals)
+    found = search.solve(0, pool, wild_supply)
+    missing = 0
+    if found is None:
+        ceiling = spec.contract.cards_needed
+        for budget in range(wild_supply + 1, wild_supply + ceiling + 1):
+            found = search.solve(0, pool, budget)
+            if found is not None:
+                missing = budget - wild_supply
+                break
+        if found is None:
+            return Arrangement(False, unused=cards, missing=None)
+    return _build(found, cards, jokers, duals, rules, missing)
+
+
+def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals: frozenset[int], rules: Rules,
+           missing: int) -> Arrangement:
+    left = Counter(c for c in cards if c.rank is not None)
+    for cand in found:
+        for i in cand.consumed:
+            left[NATURALS[i]] -= 1
+    # wild cards for the wild places: jokers first, then wild-rank cards nobody used as themselves
+    spare = list(jokers)
+    for c in cards:
+        if c.rank is not None and INDEX[c] in duals and left[c] > 0:
+            spare.append(c)
+            left[c] -= 1
+    spare_iter = iter(spare)
+    melds: list[list[Card]] = []
+    needs: list[str] = []
+    for cand in found:
+        meld: list[Card] = []
+        for slot in cand.slots:
+            if slot.card is not None:
+                meld.append(slot.card)
+                continue
+            wild = next(spare_iter, None)
+            if wild is None:
+                needs.append(slot.stands)
+            else:
+                meld.append(wild)
+        melds.append(meld)
+    unused = list(left.elements()) + list(spare_iter)
+    if missing:
+        return Arrangement(False, melds, unused, missing, needs)
+    melds = _extend(melds, unused, rules) if rules.contract_extra_cards else melds
+    return Arrangement(True, melds, unused, 0, [])
+
+
+def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules) -> list[list[Card]]:
+    """Where the contract melds may be longer, add the leftover cards that fit them (fewer cards left in hand)."""
+    changed = True
+    while changed and unused:
+        changed = False
+        for card in list(unused):
+            for i, meld in enumerate(melds):
+                kind = analyze(meld, rules).kind
+                for trial in ([card] + meld, meld + [card]):
+                    reading = analyze(trial, rules)
+                    if reading.valid and reading.kind == kind:
+                        melds[i] = trial
+                        unused.remove(card)
+                        changed = True
+                        break
+                if changed:
+                    break
+            if changed:
+                break
+    return melds
+
+
+def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Card]] | None:
+    """The slow oracle: try every way of taking the contract's melds, at their exact sizes, out of ``cards``,
+    and ask the contract check. For tests and the benchmark only (it grows combinatorially)."""
+    from .contracts import check
+
+    spec = rules.hand(hand)
+    specs = sorted(spec.contract.melds, key=lambda m: (m.kind != "run", -m.size))
+    cards = sorted(cards, key=lambda c: c.sort_key)
+    memo: dict[tuple[Card, ...], str | None] = {}
+
+    def kind_of(meld: tuple[Card, ...]) -> str | None:
+        if meld not in memo:
+            reading = analyze(meld, rules)
+            memo[meld] = reading.kind if reading.valid else None
+        return memo[meld]
+
+    def go(i: int, left: list[Card]) -> list[list[Card]] | None:
+        if i == len(specs):
+            return []
+        seen = set()
+        for idx in combinations(range(len(left)), specs[i].size):
+            meld = tuple(left[j] for j in idx)
+            if meld in seen:
+                continue
+            seen.add(meld)
+            if kind_of(meld) != specs[i].kind:
+                continue
+            rest = go(i + 1, [c for j, c in enumerate(left) if j not in idx])
+            if rest is not None:
+                return [list(meld)] + rest
+        return None
+
+    found = go(0, cards)
+    if found is not None and not check(rules, hand, found).valid:  # pragma: no cover - the oracle disagrees
+        raise AssertionError("brute force found melds the contract check refuses")
+    return found

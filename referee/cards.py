@@ -1,0 +1,173 @@
+"""Cards: ranks, suits, jokers; notation in and out.
+
+Notation (the JSON API's): a rank ``A 2 … 10 J Q K`` (``T`` for ten too) followed by a suit ``S H D C`` or
+``♠ ♥ ♦ ♣``, case-insensitive; ``JK`` is a joker. ``str(card)`` writes the canonical form back (``10H``, ``JK``).
+
+>>> Card.parse("th"), Card.parse("J♣"), Card.parse("jk")
+(Card('10H'), Card('JC'), Card('JK'))
+>>> [str(c) for c in parse_cards("7h 7d JK")]
+['7H', '7D', 'JK']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+
+class CardError(ValueError):
+    """A card written in a notation this module cannot read."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"invalid card: {text!r}")
+        self.text = text
+
+
+class Rank(IntEnum):
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def symbol(self) -> str:
+        return _RANK_SYMBOL[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Rank":
+        try:
+            return _RANK_BY_SYMBOL[text.upper()]
+        except KeyError:
+            raise CardError(text) from None
+
+
+_RANK_SYMBOL = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"} | {
+    Rank(v): str(v) for v in range(2, 11)
+}
+_RANK_BY_SYMBOL = {s: r for r, s in _RANK_SYMBOL.items()} | {"T": Rank.TEN}
+
+
+class Suit(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOL[self]
+
+    @property
+    def red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_BY_TEXT = {s.value: s for s in Suit} | {sym: s for s, sym in _SUIT_SYMBOL.items()} | {
+    # the text-presentation forms some keyboards produce
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
+SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+JOKER_TEXT = "JK"
+
+
+@dataclass(frozen=True, order=False)
+class Card:
+    """A natural card (rank and suit) or a joker (both None)."""
+
+    rank: Rank | None
+    suit: Suit | None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        if not isinstance(text, str):
+            raise CardError(repr(text))
+        t = text.strip().upper()
+        if t in (JOKER_TEXT, "JOKER", "🃏"):
+            return JOKER
+        if len(t) < 2:
+            raise CardError(text)
+        suit = _SUIT_BY_TEXT.get(t[-1])
+        if suit is None:
+            raise CardError(text)
+        try:
+            rank = Rank.parse(t[:-1])
+        except CardError:
+            raise CardError(text) from None
+        return _CARDS[(rank, suit)]
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return JOKER_TEXT
+        assert self.suit is not None
+        return self.rank.symbol + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        if self.rank is None:
+            return (99, 0)
+        assert self.suit is not None
+        return (int(self.rank), SUIT_ORDER.index(self.suit))
+
+
+JOKER = Card(None, None)
+_CARDS = {(r, s): Card(r, s) for r in Rank for s in Suit}
+NATURALS: tuple[Card, ...] = tuple(_CARDS[(r, s)] for r in Rank for s in SUIT_ORDER)
+
+_SPLIT = re.compile(r"[\s,|;]+")
+
+
+def parse_cards(text: str | list[str]) -> list[Card]:
+    """Cards from a list of tokens or from one string separated by spaces, commas or bars."""
+    tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else text
+    if not isinstance(tokens, list):
+        raise CardError(repr(text))
+    return [Card.parse(t) for t in tokens]
+
+
+def format_cards(cards: list[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+# Rank letters as the source documents write them (es J Q K A, pt V D R A, de B D K A).
+LOCAL_RANK_LETTERS: dict[str, dict[Rank, str]] = {
+    "en": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
+    "es": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
+    "pt": {Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},
+    "de": {Rank.ACE: "A", Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"},
+}
+LOCAL_JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
+
+
+def rank_display(rank: Rank, lang: str = "en") -> str:
+    letters = LOCAL_RANK_LETTERS.get(lang, LOCAL_RANK_LETTERS["en"])
+    return letters.get(rank, rank.symbol)
+
+
+def display(card: Card, lang: str = "en") -> str:
+    """A card for people: localized rank letter and a suit symbol (``10♥``, pt ``V♣``)."""
+    if card.rank is None:
+        return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"])
+    assert card.suit is not None
+    return rank_display(card.rank, lang) + card.suit.symbol

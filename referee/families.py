@@ -1,0 +1,531 @@
+"""The three rule families as data: every fact of ``RULES.md`` is written here once.
+
+The rules pages, the setup screen, the API and the referee all read these tables. Variants are data too: each
+is a set of house-rule option values laid over its family's defaults. ``resolve()`` turns a family, the chosen
+variants, option overrides and a player count into the ``Rules`` one game is played by.
+
+>>> r = resolve("liverpool", players=5)
+>>> (r.decks, r.jokers, r.hand(7).contract.notation, r.hand(7).deal)
+(3, 6, 'R7', 12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from .cards import Card, Rank
+from .i18n import N_
+
+
+class RulesError(ValueError):
+    """A family, variant, option or player count the data does not allow. ``field`` names the input."""
+
+    def __init__(self, code: str, field: str, **params: Any) -> None:
+        super().__init__(f"{code}: {field} {params!r}")
+        self.code = code
+        self.field = field
+        self.params = params
+
+
+# --------------------------------------------------------------------------------------------------- contracts
+@dataclass(frozen=True)
+class MeldSpec:
+    kind: str  # "set" | "run"
+    size: int
+
+    @property
+    def notation(self) -> str:
+        return ("S" if self.kind == "set" else "R") + str(self.size)
+
+
+@dataclass(frozen=True)
+class Contract:
+    melds: tuple[MeldSpec, ...]
+    no_discard: bool = False
+
+    @classmethod
+    def parse(cls, text: str, no_discard: bool = False) -> "Contract":
+        """``"S3 S3 R4"`` → two sets of 3 and a run of 4 (sets first, then runs, each by size)."""
+        melds = []
+        for token in text.replace(",", " ").replace("+", " ").split():
+            kind = {"S": "set", "R": "run"}.get(token[:1].upper())
+            if kind is None or not token[1:].isdigit():
+                raise RulesError("bad_contract", "contracts", text=text)
+            size = int(token[1:])
+            low, high = (3, 8) if kind == "set" else (4, 13)
+            if not low <= size <= high:
+                raise RulesError("bad_contract", "contracts", text=text)
+            melds.append(MeldSpec(kind, size))
+        if not 1 <= len(melds) <= 4:
+            raise RulesError("bad_contract", "contracts", text=text)
+        melds.sort(key=lambda m: (m.kind != "set", -m.size))
+        return cls(tuple(melds), no_discard)
+
+    @property
+    def notation(self) -> str:
+        return " ".join(m.notation for m in self.melds)
+
+    @property
+    def cards_needed(self) -> int:
+        return sum(m.size for m in self.melds)
+
+
+@dataclass(frozen=True)
+class HandSpec:
+    number: int  # 1-based position in the game
+    contract_number: int  # the contract's number in its family's list (a 5-hand game skips some)
+    contract: Contract
+    deal: int
+
+
+# ------------------------------------------------------------------------------------------------- the options
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str  # "choice" | "int" | "int_or_null" | "bool" | "ranks" | "contracts"
+    help: str  # one line, translated by the web layer
+    rule: str  # the rule anchor it changes
+    choices: tuple[Any, ...] = ()
+    minimum: int = 0
+    maximum: int = 99
+
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option("ace", "choice", N_("Where an ace may sit in a run: low (A-2-3), high (Q-K-A) or either."),
+               "rule-aces", choices=("either", "low", "high")),
+        Option("wild_ranks", "ranks", N_("Which cards are wild: jokers and/or ranks (twos, queens)."),
+               "rule-wilds"),
+        Option("set_min_naturals", "int", N_("How many natural (not wild) cards a set needs."),
+               "rule-set-naturals", minimum=1, maximum=3),
+        Option("run_max_wilds_per_4", "int_or_null",
+               N_("At most this many wild cards in any four cards in a row of a run (empty: no limit)."),
+               "rule-run-wilds", minimum=1, maximum=3),
+        Option("second_wild_needs_fixed_position", "bool",
+               N_("A second wild card in a meld only where the natural cards fix its place."), "rule-second-wild"),
+        Option("contract_extra_cards", "bool",
+               N_("Contract melds may be longer than the contract asks when you go down."), "rule-going-down"),
+        Option("lay_off_same_turn", "bool", N_("You may lay off in the same turn you go down."), "rule-lay-off"),
+        Option("joker_swap", "bool",
+               N_("On your turn you may trade the natural card a joker on the table stands for, and take the joker."),
+               "rule-joker-swap"),
+        Option("buy_limit", "int_or_null", N_("Buys per player per hand (0: no buying; empty: no limit)."),
+               "rule-buy-limit", minimum=0, maximum=20),
+        Option("stock_exhausted", "choice",
+               N_("When the stock runs out: reshuffle the discards (all but the top card), or end the hand."),
+               "rule-stock-exhausted", choices=("reshuffle", "end_hand")),
+        Option("hands", "choice", N_("How many hands the game has."), "rule-contract"),
+        Option("decks", "int_or_null", N_("Decks in the pack (empty: by the number of players)."), "rule-decks",
+               minimum=1, maximum=6),
+        Option("jokers", "int_or_null", N_("Jokers in the pack (empty: by the number of players)."), "rule-decks",
+               minimum=0, maximum=12),
+        Option("hand_size", "int_or_null", N_("Deal this many cards in every hand (empty: the family's table)."),
+               "rule-deal-order", minimum=5, maximum=15),
+        Option("first_hand_size", "int_or_null", N_("Deal this many cards in the first hand (empty: as the others)."),
+               "rule-deal-order", minimum=5, maximum=15),
+        Option("final_run", "int_or_null", N_("The length of the final hand's run (empty: the family's)."),
+               "rule-final-hand", minimum=6, maximum=7),
+        Option("contracts", "contracts",
+               N_("Your own contracts, one per hand, like S3 S3 R4 (empty: the family's list)."), "rule-contract"),
+        Option("joker_points", "int_or_null",
+               N_("Penalty points for a joker left in hand (empty: the family's value)."), "rule-penalty-values",
+               minimum=0, maximum=100),
+        Option("wild_rank_points", "int_or_null",
+               N_("Penalty points for a wild card of a wild rank left in hand (empty: its own value)."),
+               "rule-penalty-values", minimum=0, maximum=100),
+        Option("exact_cut_bonus", "int",
+               N_("Points taken off the total of a player who cuts exactly the cards needed (0: no bonus)."),
+               "rule-deal-order", minimum=0, maximum=100),
+        Option("may_i", "bool", N_("A buyer must ask \"May I?\" before taking the discard."), "rule-buying"),
+        Option("shanghai_block", "bool", N_("A \"Shanghai\" call blocks a buy."), "rule-buying"),
+    )
+}
+
+
+# ---------------------------------------------------------------------------------------------- the families
+@dataclass(frozen=True)
+class DeckRule:
+    players: tuple[int, int]
+    decks: int
+    jokers: int  # the default: all the decks' jokers
+    jokers_range: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    help: str
+    options: dict[str, Any]
+    stated: bool = True  # False: the document names it but leaves details to the app
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    name: str
+    sources: tuple[str, ...]
+    players: tuple[int, int]
+    ideal: tuple[int, int]
+    deck_rules: tuple[DeckRule, ...]
+    contracts: dict[int, tuple[str, int]]  # contract number -> (notation, cards dealt)
+    no_discard_contract: int  # the contract played without a final discard
+    hand_lists: dict[int, tuple[int, ...]]  # "hands" option value -> contract numbers played
+    penalties: dict[str, int]  # rank symbol or "JK" -> points
+    defaults: dict[str, Any]
+    variants: tuple[Variant, ...]
+    tie_break: tuple[str, ...]  # steps: "last_hand", "replay", "shared"
+    cut: str  # "left" | "right" of the dealer
+    first_player: str  # "left" of the dealer
+    first_dealer: str  # "agreed" | "highest_card"
+    buy_when: str  # "declined" | "out_of_turn" | "stock_drawn"
+    minutes: tuple[int, int] | None = None
+    silent: frozenset[str] = field(default_factory=frozenset)  # facts the document does not state
+
+    def variant(self, vid: str) -> Variant:
+        for v in self.variants:
+            if v.id == vid:
+                return v
+        raise RulesError("unknown_variant", "variants", variant=vid)
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(self.defaults)
+
+
+_SHARED_CONTRACTS = {1: "S3 S3", 2: "S3 R4", 3: "R4 R4", 4: "S3 S3 S3", 5: "S3 S3 R4", 6: "S3 R4 R4"}
+
+
+def _deals(small_until: int, numbers: range, small: int = 10, large: int = 12) -> dict[int, int]:
+    return {n: small if n <= small_until else large for n in numbers}
+
+
+def _penalties(low: Callable[[int], int], joker: int) -> dict[str, int]:
+    points = {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10, "JK": joker}
+    points |= {str(v): low(v) for v in range(2, 10)}
+    return points
+
+
+_COMMON_DEFAULTS: dict[str, Any] = {
+    "ace": "either",
+    "wild_ranks": ["JK"],
+    "set_min_naturals": 1,
+    "run_max_wilds_per_4": None,
+    "second_wild_needs_fixed_position": False,
+    "contract_extra_cards": False,
+    "lay_off_same_turn": False,
+    "joker_swap": False,
+    "buy_limit": 3,
+    "stock_exhausted": "reshuffle",
+    "hands": 7,
+    "decks": None,
+    "jokers": None,
+    "hand_size": None,
+    "first_hand_size": None,
+    "contracts": None,
+    "joker_points": None,
+    "wild_rank_points": None,
+    "exact_cut_bonus": 0,
+    "may_i": False,
+    "shanghai_block": False,
+}
+
+LIVERPOOL = Family(
+    id="liverpool",
+    name="Liverpool Rummy",
+    sources=("000_02fafbf1f984f0a5.txt", "001_eff5430d1a24ae6d.txt", "004_09012a0ed2767612.txt"),
+    players=(3, 8),
+    ideal=(4, 6),
+    deck_rules=(DeckRule((3, 4), 2, 4, (2, 4)), DeckRule((5, 8), 3, 6, (3, 6))),
+    contracts={n: (c, _deals(4, range(1, 10))[n]) for n, c in (
+        _SHARED_CONTRACTS | {7: "R7", 8: "R4 R4 R4", 9: "R5 R5"}).items()},
+    no_discard_contract=7,
+    hand_lists={5: (1, 2, 3, 4, 7), 7: (1, 2, 3, 4, 5, 6, 7), 9: (1, 2, 3, 4, 5, 6, 7, 8, 9)},
+    penalties=_penalties(lambda v: 5, joker=15),
+    defaults=_COMMON_DEFAULTS | {
+        "set_min_naturals": 2,
+        "contract_extra_cards": True,
+        "lay_off_same_turn": True,
+        "joker_swap": True,
+        "final_run": None,
+    },
+    variants=(
+        Variant("nine_hands", N_("Nine hands"), N_("Hand 8: three runs of 4; hand 9: two runs of 5."),
+                {"hands": 9}),
+        Variant("five_hands", N_("Five hands"), N_("A shorter game of five hands."), {"hands": 5}, stated=False),
+        Variant("fixed_hand", N_("Fixed hand"),
+                N_("10 cards in every hand; the final run is 6 or 7 cards by house rule."), {"hand_size": 10}),
+        Variant("no_buying", N_("No buying"), N_("Nobody may buy a discard."), {"buy_limit": 0}),
+        Variant("ten_cards", N_("10 cards in every hand"), N_("A house rule: 10 cards dealt in every hand."),
+                {"hand_size": 10}),
+        Variant("may_i", N_("May I?"), N_("A buyer must ask \"May I?\" before taking the discard."),
+                {"may_i": True}),
+        Variant("exact_cut_bonus", N_("Exact-cut bonus"),
+                N_("A player who cuts exactly the cards needed for the deal takes points off their total."),
+                {"exact_cut_bonus": 10}, stated=False),
+    ),
+    tie_break=("last_hand", "replay"),
+    cut="left",
+    first_player="left",
+    first_dealer="agreed",
+    buy_when="declined",
+    minutes=(60, 120),
+    silent=frozenset({"first_dealer"}),
+)
+
+PROGRESSIVE = Family(
+    id="progressive",
+    name="Progressive Rummy",
+    sources=("002_791369391864c2c5.txt",),
+    players=(3, 8),
+    ideal=(4, 5),
+    deck_rules=(DeckRule((3, 6), 2, 4, (4, 4)), DeckRule((7, 8), 3, 6, (6, 6))),
+    contracts={n: (c, _deals(4, range(1, 9))[n]) for n, c in (
+        _SHARED_CONTRACTS | {7: "R4 R4 R4", 8: "S3 S3 S3 R4"}).items()},
+    no_discard_contract=7,
+    hand_lists={7: (1, 2, 3, 4, 5, 6, 7), 8: (1, 2, 3, 4, 5, 6, 7, 8)},
+    penalties=_penalties(lambda v: 5, joker=25),
+    defaults=dict(_COMMON_DEFAULTS),
+    variants=(
+        Variant("shanghai", N_("Shanghai"), N_("An 8th round: three sets of 3 and a run of 4."), {"hands": 8}),
+        Variant("california", N_("California"), N_("Queens are the wild cards instead of jokers."),
+                {"wild_ranks": ["Q"], "jokers": 0}),
+        Variant("no_buying", N_("No buying"), N_("Nobody may buy a discard."), {"buy_limit": 0}),
+        Variant("double_progressive", N_("Double progressive"), N_("Only 7 cards dealt in round 1."),
+                {"first_hand_size": 7}),
+        Variant("custom_contracts", N_("Custom contracts"),
+                N_("Reorder the rounds or add contracts such as a run of 7."),
+                {}),
+    ),
+    tie_break=("last_hand", "shared"),
+    cut="right",
+    first_player="left",
+    first_dealer="highest_card",
+    buy_when="out_of_turn",
+    silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
+                      "joker_swap", "stock_exhausted"}),
+)
+
+CONTRACT = Family(
+    id="contract",
+    name="Contract Rummy",
+    sources=("003_a0b7e9f66d1f42d1.txt",),
+    players=(3, 5),
+    ideal=(4, 4),
+    deck_rules=tuple(DeckRule((p, p), 2, p - 1, (p - 1, p - 1)) for p in range(3, 6)),
+    contracts={n: (c, _deals(3, range(1, 8))[n]) for n, c in (_SHARED_CONTRACTS | {7: "R4 R4 R4"}).items()},
+    no_discard_contract=7,
+    hand_lists={7: (1, 2, 3, 4, 5, 6, 7)},
+    penalties=_penalties(lambda v: v, joker=15),
+    defaults=_COMMON_DEFAULTS | {"buy_limit": None},
+    variants=(
+        Variant("twos_wild", N_("Twos wild"), N_("Twos are wild as well as jokers (progressive tables)."),
+                {"wild_ranks": ["JK", "2"]}),
+        Variant("may_i", N_("May I?"), N_("Extra cards allowed in the first melds; jokers score 25."),
+                {"contract_extra_cards": True, "joker_points": 25, "may_i": True}),
+        Variant("shanghai", N_("Shanghai"), N_("11 cards, aces high only, a \"Shanghai\" call can block a buy."),
+                {"hand_size": 11, "ace": "high", "shanghai_block": True}),
+        Variant("exact_cut_bonus", N_("Exact-cut bonus"),
+                N_("A player who cuts exactly the cards needed for the deal takes points off their total."),
+                {"exact_cut_bonus": 10}, stated=False),
+    ),
+    tie_break=("last_hand", "shared"),
+    cut="right",
+    first_player="left",
+    first_dealer="highest_card",
+    buy_when="stock_drawn",
+    silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
+                      "joker_swap", "stock_exhausted", "buy_limit", "tie_break", "cut", "first_player",
+                      "first_dealer"}),
+)
+
+FAMILIES: dict[str, Family] = {f.id: f for f in (LIVERPOOL, PROGRESSIVE, CONTRACT)}
+
+
+def family(fid: Any) -> Family:
+    if not isinstance(fid, str) or fid.lower() not in FAMILIES:
+        raise RulesError("unknown_ruleset", "ruleset", ruleset=str(fid)[:40])
+    return FAMILIES[fid.lower()]
+
+
+# ------------------------------------------------------------------------------------------ resolved rules
+@dataclass(frozen=True)
+class Rules:
+    """Everything one game is played by: a family with its variants, options and player count applied."""
+
+    family: Family
+    variants: tuple[str, ...]
+    options: dict[str, Any]
+    players: int
+    decks: int
+    jokers: int
+    hands: tuple[HandSpec, ...]
+
+    def __getattr__(self, name: str) -> Any:  # rules.ace, rules.buy_limit … read the options
+        options = self.__dict__.get("options", {})
+        if name in options:
+            return options[name]
+        raise AttributeError(name)
+
+    @property
+    def wild_ranks(self) -> frozenset[Rank | None]:
+        """The wild ranks; ``None`` stands for the joker."""
+        return frozenset(None if r == "JK" else Rank.parse(r) for r in self.options["wild_ranks"])
+
+    def is_wild(self, card: Card) -> bool:
+        return card.rank in self.wild_ranks
+
+    def hand(self, number: int) -> HandSpec:
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(self.hands):
+            raise RulesError("hand_out_of_range", "hand", hand=str(number)[:20], hands=len(self.hands))
+        return self.hands[number - 1]
+
+    def points(self, card: Card) -> int:
+        if card.rank is None:
+            joker = self.options["joker_points"]
+            return int(joker) if joker is not None else self.family.penalties["JK"]
+        if card.rank in self.wild_ranks and self.options["wild_rank_points"] is not None:
+            return int(self.options["wild_rank_points"])
+        return self.family.penalties[card.rank.symbol]
+
+    def copies(self, card: Card) -> int:
+        """How many of this card the pack holds."""
+        return self.jokers if card.rank is None else self.decks
+
+    def with_options(self, **changes: Any) -> "Rules":
+        return replace(self, options=self.options | changes)
+
+
+def _check_option(name: str, value: Any, fam: Family) -> Any:
+    opt = OPTIONS.get(name)
+    if opt is None or name not in fam.defaults:
+        raise RulesError("unknown_option", f"options.{name}", option=name[:40])
+    where = f"options.{name}"
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if opt.kind == "bool":
+        if not isinstance(value, bool):
+            raise RulesError("option_type", where, option=name, expected="true/false")
+    elif opt.kind in ("int", "int_or_null"):
+        if value is None and opt.kind == "int_or_null":
+            return None
+        if not is_int or not opt.minimum <= value <= opt.maximum:
+            raise RulesError("option_range", where, option=name, minimum=opt.minimum, maximum=opt.maximum)
+    elif opt.kind == "choice":
+        choices = tuple(fam.hand_lists) if name == "hands" else opt.choices
+        if value not in choices or isinstance(value, bool):
+            raise RulesError("option_choice", where, option=name, choices=", ".join(map(str, choices)))
+    elif opt.kind == "ranks":
+        if not isinstance(value, list) or not value or len(value) > 14:
+            raise RulesError("option_ranks", where, option=name)
+        out = []
+        for r in value:
+            if not isinstance(r, str):
+                raise RulesError("option_ranks", where, option=name)
+            token = r.strip().upper()
+            if token != "JK":
+                try:
+                    token = Rank.parse(token).symbol
+                except ValueError:
+                    raise RulesError("option_ranks", where, option=name) from None
+            if token not in out:
+                out.append(token)
+        return out
+    elif opt.kind == "contracts":
+        if value is None:
+            return None
+        if not isinstance(value, list) or not 1 <= len(value) <= 12 or not all(isinstance(v, str) for v in value):
+            raise RulesError("bad_contract", where, text=str(value)[:60])
+        try:
+            return [Contract.parse(v).notation for v in value]
+        except RulesError as e:
+            raise RulesError(e.code, where, **e.params) from None
+    return value
+
+
+def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = None) -> Rules:
+    """The rules of one game. Raises ``RulesError`` naming the bad input."""
+    fam = family(fid)
+    if variants is None:
+        variants = ()
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
+        raise RulesError("bad_variants", "variants")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RulesError("bad_options", "options")
+    if players is None:
+        players = fam.ideal[0]
+    if not isinstance(players, int) or isinstance(players, bool) or not fam.players[0] <= players <= fam.players[1]:
+        raise RulesError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+
+    chosen = dict(fam.defaults)
+    for vid in dict.fromkeys(variants):
+        chosen |= fam.variant(vid).options
+    for name, value in options.items():
+        chosen[name] = _check_option(str(name), value, fam)
+    chosen["wild_ranks"] = _check_option("wild_ranks", chosen["wild_ranks"], fam)
+
+    rule = next(d for d in fam.deck_rules if d.players[0] <= players <= d.players[1])
+    decks = chosen["decks"] if chosen["decks"] is not None else rule.decks
+    jokers = chosen["jokers"] if chosen["jokers"] is not None else rule.jokers
+
+    hands = []
+    if chosen.get("contracts"):
+        plan = [(n, Contract.parse(c, no_discard=False), None) for n, c in enumerate(chosen["contracts"], 1)]
+    else:
+        plan = []
+        for n in fam.hand_lists[chosen["hands"]]:
+            notation, _ = fam.contracts[n]
+            if n == fam.no_discard_contract and chosen.get("final_run") is not None:
+                notation = f"R{chosen['final_run']}"
+            plan.append((n, Contract.parse(notation, no_discard=n == fam.no_discard_contract), n))
+    for i, (n, contract, catalog) in enumerate(plan, 1):
+        if chosen["hand_size"] is not None:
+            deal = chosen["hand_size"]
+        elif catalog is not None:
+            deal = fam.contracts[catalog][1]
+        else:  # custom contracts: the family's deal by position, its large hand past the end
+            deal = fam.contracts.get(i, fam.contracts[max(fam.contracts)])[1]
+        if i == 1 and chosen["first_hand_size"] is not None:
+            deal = chosen["first_hand_size"]
+        hands.append(HandSpec(i, n, contract, deal))
+    return Rules(fam, tuple(dict.fromkeys(variants)), chosen, players, decks, jokers, tuple(hands))
+
+
+def facts(fam: Family) -> dict[str, int]:
+    """The numbers the rules pages write as ``{{fact:NAME}}``: only those the family's document states."""
+    rules = resolve(fam.id)
+    deals = [rules.hand(n).deal for n in range(1, len(rules.hands) + 1)]
+    small, large = min(deals), max(deals)
+    out: dict[str, int] = {
+        "players_min": fam.players[0],
+        "players_max": fam.players[1],
+        "players_ideal_min": fam.ideal[0],
+        "players_ideal_max": fam.ideal[1],
+        "hands": fam.defaults["hands"],
+        "set_size": rules.hand(1).contract.melds[0].size,
+        "run_size": rules.hand(3).contract.melds[0].size,
+        "deal_small": small,
+        "deal_large": large,
+        "large_from_hand": deals.index(large) + 1,
+        "last_small_hand": deals.index(large),
+        "buy_extra_cards": 1,
+        "penalty_ace": fam.penalties["A"],
+        "penalty_face": fam.penalties["K"],
+        "penalty_ten": fam.penalties["10"],
+        "penalty_joker": fam.penalties["JK"],
+        "set_min_naturals": fam.defaults["set_min_naturals"],
+    }
+    if fam.defaults["buy_limit"] is not None:
+        out["buy_limit"] = fam.defaults["buy_limit"]
+    low = {fam.penalties[str(v)] for v in range(2, 10)}
+    if len(low) == 1:
+        out["penalty_low"] = low.pop()
+    final = rules.hand(len(rules.hands)).contract.melds
+    if len(final) == 1:
+        out["final_run"] = final[0].size
+    if fam.minutes:
+        out["minutes_min"], out["minutes_max"] = fam.minutes
+    return out

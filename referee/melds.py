@@ -1,0 +1,303 @@
+"""Melds: sets and runs with wild cards, and what each wild card stands for.
+
+A *set* is cards of one rank, any suits; a *run* is consecutive cards of one suit, each rank once, the ace
+low or high but never around the corner. Wild cards fill gaps or extend the ends of a run and stand for a
+rank in a set; a wild-rank card that is not a joker may also stand for itself. All of this reads the house
+rules from ``Rules``; nothing here knows which family it plays.
+
+Run positions: 1 is a low ace, 2–13 the ranks, 14 a high ace.
+
+>>> from referee.families import resolve
+>>> from referee.cards import parse_cards
+>>> m = analyze(parse_cards("5h 6h JK 8h"), resolve("liverpool"))
+>>> m.kind, m.valid, [(str(w), a) for w, a in m.wilds]
+('run', True, [('JK', '7H')])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Sequence
+
+from .cards import Card, Rank, Suit
+from .families import Rules
+from .verdicts import Violation
+
+LOW_ACE, HIGH_ACE = 1, 14
+
+
+def position_card(pos: int, suit: Suit) -> Card:
+    return Card.parse(Rank(1 if pos == HIGH_ACE else pos).symbol + suit.value)
+
+
+def _positions(rank: Rank, ace_high: bool) -> int:
+    return HIGH_ACE if rank == Rank.ACE and ace_high else int(rank)
+
+
+@dataclass
+class Meld:
+    """The referee's reading of one meld."""
+
+    cards: tuple[Card, ...]
+    kind: str | None  # "set" | "run" | None (not recognisable)
+    valid: bool
+    violations: list[Violation] = field(default_factory=list)
+    wilds: list[tuple[Card, str]] = field(default_factory=list)  # (card, what it stands for)
+    rank: Rank | None = None  # a set's rank
+    suit: Suit | None = None  # a run's suit
+    layout: tuple[tuple[int, Card], ...] = ()  # a run: (position, card) from low to high
+
+    @property
+    def low(self) -> int:
+        return self.layout[0][0]
+
+    @property
+    def high(self) -> int:
+        return self.layout[-1][0]
+
+
+@dataclass
+class _Attempt:
+    kind: str
+    violations: list[Violation]
+    wilds: list[tuple[Card, str]] = field(default_factory=list)
+    rank: Rank | None = None
+    suit: Suit | None = None
+    layout: tuple[tuple[int, Card], ...] = ()
+    wild_count: int = 0
+
+
+def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None) -> Meld:
+    """Read ``cards`` as a set or a run under ``rules``. ``index`` is the meld's number in its verdict.
+
+    The verdict never depends on the order of ``cards``; where a wild card at the end of a run could stand
+    for either end, the order the cards were given in decides (as they lie on the table), else the high end.
+    """
+    cards = tuple(cards)
+    wild_ranks = rules.wild_ranks
+    duals = Counter(c for c in cards if c.rank is not None and c.rank in wild_ranks)
+    best: _Attempt | None = None
+    # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
+    dual_types = sorted(duals, key=lambda c: c.sort_key)
+    for split in product(*(range(duals[c] + 1) for c in dual_types)):
+        as_natural = Counter(dict(zip(dual_types, split)))
+        naturals: list[Card] = []
+        wilds: list[Card] = []
+        used = Counter[Card]()
+        for c in cards:
+            if c.rank is None or (c.rank in wild_ranks and used[c] >= as_natural[c]):
+                wilds.append(c)
+            else:
+                if c.rank in wild_ranks:
+                    used[c] += 1
+                naturals.append(c)
+        guess = _looks_like(naturals, len(cards))
+        for attempt in (_as_set(naturals, wilds, rules, index), _as_run(cards, naturals, wilds, rules, index)):
+            if best is None or _better(attempt, best, guess):
+                best = attempt
+        if best is not None and not best.violations and not dual_types:
+            break
+    assert best is not None
+    kind: str | None = best.kind
+    if not any(c.rank is not None for c in cards):
+        kind = None
+    return Meld(cards, kind, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+
+
+def _looks_like(naturals: list[Card], count: int) -> str:
+    """For a meld that is neither: what was it meant to be? The larger group of one rank, or of one suit."""
+    same_rank = max(Counter(c.rank for c in naturals).values(), default=0)
+    by_suit: dict[Suit | None, set[Rank | None]] = {}
+    for c in naturals:
+        by_suit.setdefault(c.suit, set()).add(c.rank)
+    same_suit = max((len(r) for r in by_suit.values()), default=0)
+    if same_suit > same_rank or (same_suit == same_rank and count >= 4):
+        return "run"
+    return "set"
+
+
+def _better(a: _Attempt, b: _Attempt, guess: str) -> bool:
+    """Is reading ``a`` a better account of the meld than ``b``? Valid first, with fewer wild cards; among
+    invalid readings, the kind the cards look like."""
+    ka = (bool(a.violations), a.wild_count if not a.violations else a.kind != guess, len(a.violations))
+    kb = (bool(b.violations), b.wild_count if not b.violations else b.kind != guess, len(b.violations))
+    return ka < kb
+
+
+def _as_set(naturals: list[Card], wilds: list[Card], rules: Rules, index: int | None) -> _Attempt:
+    v: list[Violation] = []
+    count = len(naturals) + len(wilds)
+    ranks = sorted({c.rank for c in naturals if c.rank is not None})
+    if not naturals:
+        v.append(Violation("no_natural", index))
+    if len(ranks) > 1:
+        v.append(Violation("set_mixed_ranks", index, {"ranks": [Rank(r).symbol for r in ranks]}))
+    if count < 3:
+        v.append(Violation("set_too_short", index, {"minimum": 3, "count": count}))
+    need = rules.set_min_naturals
+    if naturals and wilds and len(naturals) < need:
+        v.append(Violation("set_too_few_naturals", index, {"minimum": need, "count": len(naturals)}))
+    rank = ranks[0] if len(ranks) == 1 else None
+    stands = rank.symbol if rank is not None else "?"
+    return _Attempt("set", v, [(w, stands) for w in wilds], rank=rank, wild_count=len(wilds))
+
+
+def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], rules: Rules,
+            index: int | None) -> _Attempt:
+    v: list[Violation] = []
+    count = len(naturals) + len(wilds)
+    if not naturals:
+        return _Attempt("run", [Violation("no_natural", index)] + (
+            [Violation("run_too_short", index, {"minimum": 4, "count": count})] if count < 4 else []))
+    suits = {c.suit for c in naturals}
+    if len(suits) > 1:
+        names = [s.value for s in sorted(suits, key=lambda s: s.value)]
+        v.append(Violation("run_mixed_suits", index, {"suits": names}))
+    dup = sorted((c for c, n in Counter(naturals).items() if n > 1), key=lambda c: c.sort_key)
+    if dup and len(suits) == 1:
+        v.append(Violation("run_duplicate_rank", index, {"cards": [str(c) for c in dup]}))
+    if count < 4:
+        v.append(Violation("run_too_short", index, {"minimum": 4, "count": count}))
+    if v:
+        return _Attempt("run", v)
+    suit = naturals[0].suit
+    assert suit is not None
+    w = len(wilds)
+    ace = rules.ace
+    has_ace = any(c.rank == Rank.ACE for c in naturals)
+    choices = ([False, True] if ace == "either" else [ace == "high"]) if has_ace else [False]
+    fits: list[tuple[bool, list[int], int]] = []
+    for ace_high in choices:
+        pos = sorted(_positions(c.rank, ace_high) for c in naturals if c.rank is not None)
+        gaps = pos[-1] - pos[0] + 1 - len(pos)
+        if gaps > w:
+            continue
+        fits.append((ace_high, pos, gaps))
+    if not fits:
+        return _Attempt("run", [_why_not_linear(naturals, w, rules, index)])
+    hinted = _order_hint(cards, rules)
+    valid: list[tuple[tuple[int, Card], ...]] = []
+    least: list[Violation] | None = None
+    for ace_high, pos, gaps in fits:
+        extra = w - gaps
+        spread = end_spreads(pos[0], pos[-1], extra, run_bounds(ace, has_ace, ace_high), len(pos) + w)
+        floating = extra if len(spread) > 1 else 0
+        for below in spread:
+            layout = _layout(pos[0] - below, naturals, wilds, ace_high)
+            problems = _wild_rules(layout, suit, rules, index, floating)
+            if problems:
+                if least is None or len(problems) < len(least):
+                    least = problems
+            else:
+                valid.append(layout)
+    if valid:
+        layout = next((lay for lay in valid if (lay[0][0], lay[-1][0]) == hinted), valid[0])
+        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if _wild_at(p, c, suit)]
+        return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
+    return _Attempt("run", least or [Violation("run_too_long", index)])
+
+
+def _wild_at(pos: int, card: Card, suit: Suit) -> bool:
+    if card.rank is None or card.suit != suit:
+        return True
+    return _positions(card.rank, pos == HIGH_ACE) != pos
+
+
+def run_bounds(ace: str, has_ace: bool, ace_high: bool) -> tuple[int, int]:
+    """The lowest and highest positions a run may reach under the table's ace rule."""
+    lo_min, hi_max = LOW_ACE, HIGH_ACE
+    if ace == "low" or (has_ace and not ace_high):
+        hi_max = 13
+    if ace == "high" or (has_ace and ace_high):
+        lo_min = 2
+    return lo_min, hi_max
+
+
+def end_spreads(low: int, high: int, extra: int, bounds: tuple[int, int], length: int) -> list[int]:
+    """The ways ``extra`` wild cards can extend a run whose naturals reach from ``low`` to ``high``: how many go
+    below the low end (the rest go above). The first way extends the high end most."""
+    if length > 13:
+        return []
+    return [below for below in range(extra + 1) if below <= low - bounds[0] and extra - below <= bounds[1] - high]
+
+
+def _layout(start: int, naturals: list[Card], wilds: list[Card], ace_high: bool) -> tuple[tuple[int, Card], ...]:
+    by_pos = {_positions(c.rank, ace_high): c for c in naturals if c.rank is not None}
+    spare = iter(wilds)
+    length = len(naturals) + len(wilds)
+    return tuple((p, by_pos[p] if p in by_pos else next(spare)) for p in range(start, start + length))
+
+
+def _wild_rules(layout: tuple[tuple[int, Card], ...], suit: Suit, rules: Rules, index: int | None,
+                floating: int) -> list[Violation]:
+    """The house rules on wild cards in a run laid out as ``layout``; ``floating`` of its end wild cards
+    could as well sit at the other end."""
+    return [Violation(code, index, params) for code, params in
+            wild_rule_breaks([_wild_at(p, c, suit) for p, c in layout], floating, rules)]
+
+
+def wild_rule_breaks(flags: Sequence[bool], floating: int, rules: Rules) -> list[tuple[str, dict]]:
+    """Which house rules on wild cards a run breaks, given which of its places (low to high) hold a wild card
+    and how many of its end wild cards could as well sit at the other end."""
+    out: list[tuple[str, dict]] = []
+    limit = rules.run_max_wilds_per_4
+    if limit is not None and any(sum(flags[i:i + 4]) > limit for i in range(len(flags) - 3)):
+        out.append(("run_too_many_wilds", {"maximum": limit}))
+    if rules.second_wild_needs_fixed_position and floating >= 2:
+        out.append(("second_wild_position", {}))
+    return out
+
+
+def _order_hint(cards: tuple[Card, ...], rules: Rules) -> tuple[int, int] | None:
+    """If ``cards`` were given in run order (either direction), the (low, high) positions they occupy."""
+    wild_ranks = rules.wild_ranks
+    nat = [(i, c) for i, c in enumerate(cards) if c.rank is not None and c.rank not in wild_ranks]
+    if len(nat) < 1 or len(cards) == len(nat):
+        return None
+    for ace_high in (False, True):
+        for direction in (1, -1):
+            i0, c0 = nat[0]
+            assert c0.rank is not None
+            p0 = _positions(c0.rank, ace_high)
+            ok = all(_positions(c.rank, ace_high) == p0 + (i - i0) * direction for i, c in nat if c.rank)
+            if ok and len(nat) == 1 and direction == -1:
+                continue  # a single natural: read left to right
+            if ok:
+                ends = (p0 - i0 * direction, p0 + (len(cards) - 1 - i0) * direction)
+                lo, hi = min(ends), max(ends)
+                if lo >= LOW_ACE and hi <= HIGH_ACE:
+                    return (lo, hi)
+    return None
+
+
+def _why_not_linear(naturals: list[Card], w: int, rules: Rules, index: int | None) -> Violation:
+    """The naturals do not fit in a row with ``w`` wilds under the table's ace rule: say why."""
+    ranks = sorted(int(c.rank) for c in naturals if c.rank is not None)
+    has_ace = ranks[0] == 1
+
+    def gaps(pos: list[int]) -> int:
+        return pos[-1] - pos[0] + 1 - len(pos)
+
+    if has_ace:
+        high = sorted(HIGH_ACE if r == 1 else r for r in ranks)
+        if rules.ace == "low" and gaps(high) <= w:
+            return Violation("ace_low_only", index)
+        if rules.ace == "high" and gaps(ranks) <= w:
+            return Violation("ace_high_only", index)
+    # around the corner: some rotation of the circle fits
+    for shift in range(1, 13):
+        rotated = sorted((r - 1 + shift) % 13 for r in ranks)
+        if gaps(rotated) <= w and len(ranks) + w <= 13:
+            return Violation("run_wraps", index)
+    pos = ranks if rules.ace != "high" or not has_ace else sorted(HIGH_ACE if r == 1 else r for r in ranks)
+    if rules.ace == "either" and has_ace and gaps(sorted(HIGH_ACE if r == 1 else r for r in ranks)) < gaps(ranks):
+        pos = sorted(HIGH_ACE if r == 1 else r for r in ranks)
+    widest = max(range(len(pos) - 1), key=lambda i: pos[i + 1] - pos[i])
+    suit = naturals[0].suit
+    assert suit is not None
+    return Violation("run_gap", index, {
+        "needed": gaps(pos), "wilds": w,
+        "low_card": str(position_card(pos[widest], suit)), "high_card": str(position_card(pos[widest + 1], suit)),
+    })

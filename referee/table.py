@@ -1,0 +1,253 @@
+"""Rulings at the table: who gets a bought discard, whether cards may be laid off, joker swaps, and who deals.
+
+>>> from referee.families import resolve
+>>> buy(resolve("liverpool"), ["Ann", "Ben", "Cy", "Dee"], "Ben", ["Dee", "Cy"]).winner
+'Cy'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .cards import Card
+from .families import Rules
+from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, position_card
+from .verdicts import Violation
+
+
+class TableError(ValueError):
+    """Input that names nobody at the table, or a meld that is not on the table as given."""
+
+    def __init__(self, code: str, field: str, **params: object) -> None:
+        super().__init__(f"{code}: {field}")
+        self.code = code
+        self.field = field
+        self.params = params
+
+
+# ------------------------------------------------------------------------------------------------- buying
+@dataclass
+class BuyRuling:
+    winner: str | None
+    penalty_card: bool
+    reason: str  # a code of ``verdicts.CODES``; the web layer words it
+    params: dict[str, object] = field(default_factory=dict)
+    buys_left: dict[str, int | None] = field(default_factory=dict)  # None: no limit
+
+
+def buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str],
+        buys_used: dict[str, int] | None = None, shanghai: bool = False) -> BuyRuling:
+    """Who takes the top discard. ``current`` is the player whose turn it is (the next to draw); ``callers``
+    want the card. The player in turn may take it as their draw, with no penalty card; otherwise the nearest
+    caller after them in seat order who has buys left takes it with a penalty card from the stock. The
+    player who discarded it (the seat before ``current``) may not buy it back."""
+    seats = list(seats)
+    if len(seats) != len(set(seats)) or len(seats) < 2:
+        raise TableError("bad_seats", "seats")
+    if current not in seats:
+        raise TableError("unknown_player", "current", name=current)
+    for name in callers:
+        if name not in seats:
+            raise TableError("unknown_player", "callers", name=name)
+    used = dict(buys_used or {})
+    for name, n in used.items():
+        if name not in seats:
+            raise TableError("unknown_player", "buys_used", name=name)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise TableError("bad_count", "buys_used", name=name)
+    limit = rules.buy_limit
+    left = {s: (None if limit is None else max(0, limit - used.get(s, 0))) for s in seats}
+    start = seats.index(current)
+    discarder = seats[start - 1]
+    if not callers:
+        return BuyRuling(None, False, "no_callers", buys_left=left)
+    if current in callers:
+        return BuyRuling(current, False, "current_player_first", {"player": current}, buys_left=left)
+    if limit == 0:
+        return BuyRuling(None, False, "no_buying", buys_left=left)
+    if shanghai and rules.shanghai_block:
+        return BuyRuling(None, False, "shanghai_blocked", buys_left=left)
+    skipped = []
+    for step in range(1, len(seats)):
+        name = seats[(start + step) % len(seats)]
+        if name not in callers:
+            continue
+        if name == discarder:
+            skipped.append((name, "own_discard"))
+            continue
+        if left[name] == 0:
+            skipped.append((name, "limit_reached"))
+            continue
+        params: dict[str, object] = {"player": name, "current": current}
+        if skipped:
+            params["skipped"] = [s for s, _ in skipped]
+        left = dict(left)
+        if left[name] is not None:
+            left[name] = left[name] - 1  # type: ignore[operator]
+        return BuyRuling(name, True, "nearest_caller", params, buys_left=left)
+    reason = skipped[0][1] if len(skipped) == 1 else "nobody_eligible"
+    return BuyRuling(None, False, reason, {"players": [s for s, _ in skipped]}, buys_left=left)
+
+
+# ------------------------------------------------------------------------------------------------ lay-off
+@dataclass
+class LayoffRuling:
+    valid: bool
+    meld: Meld
+    violations: list[Violation]
+    placed: list[tuple[Card, str]] = field(default_factory=list)  # (card, "low" | "high" | "set")
+
+
+def layoff(rules: Rules, meld: Sequence[Card], cards: Sequence[Card], down: bool = True,
+           same_turn: bool = False) -> LayoffRuling:
+    """May ``cards`` be laid off on ``meld`` (as it lies on the table), and where does each go?"""
+    table = analyze(meld, rules)
+    if not table.valid:
+        raise TableError("meld_invalid", "meld", codes=[v.code for v in table.violations])
+    permission = []
+    if not down:
+        permission.append(Violation("layoff_not_down"))
+    elif same_turn and not rules.lay_off_same_turn:
+        permission.append(Violation("layoff_same_turn"))
+    if table.kind == "set":
+        out = []
+        for c in cards:
+            if c.rank is not None and not rules.is_wild(c) and c.rank != table.rank:
+                assert table.rank is not None
+                out.append(Violation("layoff_wrong_rank", None, {"card": str(c), "rank": table.rank.symbol}))
+        result = analyze(list(meld) + list(cards), rules)
+        problems = out or ([] if result.valid and result.kind == "set" else result.violations)
+        placed = [(c, "set") for c in cards]
+        violations = permission + problems
+        return LayoffRuling(not violations, result, violations, placed if not problems else [])
+    return _layoff_run(rules, table, list(cards), permission)
+
+
+def _layoff_run(rules: Rules, table: Meld, cards: list[Card], permission: list[Violation]) -> LayoffRuling:
+    assert table.suit is not None
+    suit = table.suit
+    occupied = {p: c for p, c in table.layout}
+    problems: list[Violation] = []
+    naturals: dict[int, Card] = {}
+    wilds: list[Card] = []
+    for c in cards:
+        if c.rank is None or (rules.is_wild(c) and c.suit != suit):
+            wilds.append(c)
+            continue
+        if c.suit != suit:
+            if rules.is_wild(c):
+                wilds.append(c)
+                continue
+            problems.append(Violation("layoff_wrong_suit", None, {"card": str(c)}))
+            continue
+        spots = [p for p in ((HIGH_ACE, LOW_ACE) if c.rank == 1 else (int(c.rank),))]
+        free = [p for p in spots if p not in occupied and p not in naturals]
+        if not free:
+            if rules.is_wild(c):
+                wilds.append(c)
+                continue
+            problems.append(Violation("layoff_taken", None, {"card": str(c)}))
+            continue
+        # an ace goes to the end it is nearer to
+        naturals[min(free, key=lambda p: min(abs(p - table.low), abs(p - table.high)))] = c
+    if problems:
+        return LayoffRuling(False, table, permission + problems)
+    lo = min([table.low, *naturals])
+    hi = max([table.high, *naturals])
+    holes = [p for p in range(lo, hi + 1) if p not in occupied and p not in naturals]
+    if len(holes) > len(wilds):
+        far = [c for p, c in naturals.items() if p < table.low - 1 - len(wilds) or p > table.high + 1 + len(wilds)]
+        card = far[0] if far else next(iter(naturals.values()))
+        return LayoffRuling(False, table, permission + [Violation("layoff_no_end", None, {"card": str(card)})])
+    layout = dict(occupied) | naturals
+    filler = iter(wilds)
+    for p in holes:
+        layout[p] = next(filler)
+    spare = list(filler)
+    # spare wild cards extend the high end first, then the low end, within the ace rule
+    top = 13 if (rules.ace == "low" or (any(p == LOW_ACE for p in layout))) else HIGH_ACE
+    bottom = 2 if (rules.ace == "high" or any(p == HIGH_ACE for p in layout)) else LOW_ACE
+    for w in spare:
+        if hi < top:
+            hi += 1
+            layout[hi] = w
+        elif lo > bottom:
+            lo -= 1
+            layout[lo] = w
+        else:
+            return LayoffRuling(False, table, permission + [Violation("run_too_long")])
+    ordered = [layout[p] for p in sorted(layout)]
+    result = analyze(ordered, rules)
+    if not result.valid or result.kind != "run":
+        return LayoffRuling(False, result, permission + result.violations)
+    placed = []
+    for p in sorted(layout):
+        if p not in occupied:
+            placed.append((layout[p], "low" if p < table.low else "high" if p > table.high else "gap"))
+    return LayoffRuling(not permission, result, permission, placed)
+
+
+# ------------------------------------------------------------------------------------------- joker swap
+@dataclass
+class SwapRuling:
+    valid: bool
+    represents: list[tuple[Card, str]]  # each wild card on the meld and what it stands for
+    violations: list[Violation]
+    meld: Meld | None = None  # the meld after the swap
+
+
+def swap(rules: Rules, meld: Sequence[Card], card: Card) -> SwapRuling:
+    """May ``card`` (a natural card from hand) take the place of a wild card on ``meld``?"""
+    table = analyze(meld, rules)
+    if not table.valid:
+        raise TableError("meld_invalid", "meld", codes=[v.code for v in table.violations])
+    represents = list(table.wilds)
+    problems: list[Violation] = []
+    if not rules.joker_swap:
+        problems.append(Violation("swap_not_allowed"))
+    if not represents:
+        return SwapRuling(False, represents, problems + [Violation("swap_no_wild")])
+    target = None
+    for wild, stands in represents:
+        matches = (card.rank is not None and
+                   (stands == str(card) if table.kind == "run" else card.rank.symbol == stands))
+        if matches:
+            target = wild
+            break
+    if target is None:
+        return SwapRuling(False, represents, problems + [Violation("swap_wrong_card", None, {
+            "card": str(card), "represents": [s for _, s in represents]})])
+    if table.kind == "run":
+        assert table.suit is not None
+        # the wild card at that place gives way to the natural card; the rest of the run stays where it lies
+        after = [card if position_card(p, table.suit) == card else c for p, c in table.layout]
+    else:
+        after = list(meld)
+        after[after.index(target)] = card
+    result = analyze(after, rules)
+    problems += result.violations
+    return SwapRuling(not problems, represents, problems, result)
+
+
+# ---------------------------------------------------------------------------------------------- the deal
+@dataclass(frozen=True)
+class DealOrder:
+    dealer: str
+    cutter: str
+    first: str
+
+
+def deal_order(rules: Rules, seats: Sequence[str], hand: int, first_dealer: int = 0) -> DealOrder:
+    """Who deals, cuts and plays first in ``hand`` (1-based). Seats are in clockwise order; the deal passes
+    to the left, i.e. to the next seat."""
+    n = len(seats)
+    d = (first_dealer + hand - 1) % n
+    left, right = (d + 1) % n, (d - 1) % n
+    cutter = left if rules.family.cut == "left" else right
+    first = left if rules.family.first_player == "left" else right
+    return DealOrder(seats[d], seats[cutter], seats[first])
+
+
+__all__ = ["buy", "layoff", "swap", "deal_order", "position_card", "BuyRuling", "LayoffRuling", "SwapRuling",
+           "DealOrder", "TableError"]
