@@ -1,0 +1,347 @@
+"""The JSON API, version 1 (documented in docs/api.md).
+
+Bodies are JSON objects. Bad input gets 400 with ``{"error": {"code", "message", "field"}}``, never a 500;
+``"lang"`` in the body picks the language of every message.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, Response, jsonify, request, url_for
+from flask_babel import force_locale, gettext
+
+from .. import arrange as arrange_mod
+from .. import contracts, scoring, table
+from ..cards import Card, CardError
+from ..families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, resolve
+from ..melds import Meld
+from ..i18n import N_
+from ..verdicts import CODES, Violation
+from .i18n import lang, message
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, field: str | None, status: int = 400, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.field = field
+        self.status = status
+        self.params = params
+
+
+# Messages for bad input, by code (the engine raises the codes; their words live here).
+ERRORS: dict[str, str] = {
+    "bad_json": N_("The body must be a JSON object."),
+    "missing": N_("This field is required."),
+    "wrong_type": N_("This field must be %(expected)s."),
+    "too_many": N_("Too many items here (at most %(maximum)s)."),
+    "bad_card": N_("%(text)s is not a card. Write a rank (A 2-10 J Q K, or T for ten) and a suit (S H D C or "
+                "♠ ♥ ♦ ♣), or JK for a joker."),
+    "unknown_ruleset": N_("Unknown rule family %(ruleset)s: choose liverpool, progressive or contract."),
+    "unknown_variant": N_("This rule family has no variant %(variant)s."),
+    "unknown_option": N_("This rule family has no house rule %(option)s."),
+    "option_type": N_("The house rule %(option)s must be %(expected)s."),
+    "option_range": N_("The house rule %(option)s must be a whole number from %(minimum)s to %(maximum)s."),
+    "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
+    "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
+    "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
+    "bad_variants": N_("Variants are a list of names."),
+    "bad_options": N_("House rules are an object of names and values."),
+    "players_out_of_range": N_("This rule family is played by %(minimum)s to %(maximum)s players."),
+    "hand_out_of_range": N_("There is no hand %(hand)s: this game has hands 1 to %(hands)s."),
+    "bad_seats": N_("Seats are a list of two or more different names."),
+    "unknown_player": N_("%(name)s is not at this table."),
+    "bad_count": N_("The buys used by %(name)s must be a whole number, 0 or more."),
+    "meld_invalid": N_("The meld on the table is not valid itself: check it first."),
+    "not_found": N_("Not found."),
+    "method_not_allowed": N_("This method is not allowed here."),
+}
+
+
+def error_body(code: str, field: str | None, params: dict[str, Any]) -> dict[str, Any]:
+    text = ERRORS.get(code, ERRORS["bad_json"])
+    safe = {k: (", ".join(map(str, v)) if isinstance(v, list) else gettext(v) if k == "expected" else v)
+            for k, v in params.items()}
+    try:
+        words = gettext(text) % safe
+    except (KeyError, TypeError, ValueError):
+        words = gettext(text)
+    return {"error": {"code": code, "message": words, "field": field}}
+
+
+@bp.errorhandler(ApiError)
+def _api_error(e: ApiError) -> tuple[Response, int]:
+    return jsonify(error_body(e.code, e.field, e.params)), e.status
+
+
+@bp.errorhandler(RulesError)
+def _rules_error(e: RulesError) -> tuple[Response, int]:
+    return jsonify(error_body(e.code, e.field, e.params)), 400
+
+
+@bp.errorhandler(table.TableError)
+def _table_error(e: table.TableError) -> tuple[Response, int]:
+    return jsonify(error_body(e.code, e.field, dict(e.params))), 400
+
+
+# ------------------------------------------------------------------------------------------------ input
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True, force=True)
+    if not isinstance(data, dict):
+        raise ApiError("bad_json", None)
+    return data
+
+
+def with_lang(view: Callable[[dict[str, Any]], Any]) -> Callable[[], Any]:
+    """Read the body, and answer in the language it asks for (``"lang"``), else the request's."""
+
+    def wrapped() -> Any:
+        data = body()
+        asked = data.get("lang")
+        if isinstance(asked, str) and asked in ("en", "es", "pt", "de"):
+            with force_locale(asked):
+                return view(data)
+        return view(data)
+
+    wrapped.__name__ = view.__name__
+    return wrapped
+
+
+def need(data: dict[str, Any], name: str) -> Any:
+    if name not in data or data[name] is None:
+        raise ApiError("missing", name)
+    return data[name]
+
+
+def cards_field(value: Any, field: str, maximum: int = 60) -> list[Card]:
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise ApiError("wrong_type", field, expected=N_("a list of cards"))
+    if len(value) > maximum:
+        raise ApiError("too_many", field, maximum=maximum)
+    out = []
+    for i, token in enumerate(value):
+        if not isinstance(token, str):
+            raise ApiError("wrong_type", f"{field}[{i}]", expected=N_("a card like 7H or JK"))
+        try:
+            out.append(Card.parse(token))
+        except CardError:
+            raise ApiError("bad_card", f"{field}[{i}]", text=token[:20]) from None
+    return out
+
+
+def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | None:
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise ApiError("missing", name)
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ApiError("wrong_type", name, expected=N_("a whole number"))
+    return value
+
+
+def bool_field(data: dict[str, Any], name: str, default: bool) -> bool:
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise ApiError("wrong_type", name, expected=N_("true or false"))
+    return value
+
+
+def rules_from(data: dict[str, Any]) -> Rules:
+    players = data.get("players")
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        raise ApiError("wrong_type", "players", expected=N_("a whole number"))
+    return resolve(need(data, "ruleset"), data.get("variants") or (), data.get("options"), players)
+
+
+# ------------------------------------------------------------------------------------------------ output
+def rule_url(rules: Rules, anchor: str) -> str:
+    return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
+
+
+def violation_json(rules: Rules, v: Violation) -> dict[str, Any]:
+    return {"code": v.code, "meld": v.meld, "rule": v.rule, "rule_url": rule_url(rules, v.rule),
+            "message": message(v.code, v.params), "params": v.params}
+
+
+def meld_json(m: Meld) -> dict[str, Any]:
+    return {"cards": [str(c) for c in m.cards], "kind": m.kind, "valid": m.valid,
+            "wilds": [{"card": str(c), "as": a} for c, a in m.wilds]}
+
+
+def contract_json(rules: Rules, hand: int) -> dict[str, Any]:
+    spec = rules.hand(hand)
+    return {"hand": hand, "notation": spec.contract.notation,
+            "melds": [{"kind": m.kind, "size": m.size} for m in spec.contract.melds],
+            "cards_needed": spec.contract.cards_needed, "deal": spec.deal,
+            "no_discard": spec.contract.no_discard}
+
+
+def family_json(fam: Family) -> dict[str, Any]:
+    base = resolve(fam.id)
+    return {
+        "id": fam.id,
+        "name": fam.name,
+        "players": {"min": fam.players[0], "max": fam.players[1], "ideal": list(fam.ideal)},
+        "decks": [{"players": list(d.players), "decks": d.decks, "jokers": d.jokers,
+                   "jokers_range": list(d.jokers_range)} for d in fam.deck_rules],
+        "hands": [contract_json(base, h.number) for h in base.hands],
+        "contracts": {str(n): {"notation": c, "deal": d} for n, (c, d) in fam.contracts.items()},
+        "hand_lists": {str(k): list(v) for k, v in fam.hand_lists.items()},
+        "penalties": fam.penalties,
+        "tie_break": list(fam.tie_break),
+        "deal_order": {"cut": fam.cut, "first_player": fam.first_player, "first_dealer": fam.first_dealer},
+        "buying": {"when": fam.buy_when},
+        "options": fam.defaults,
+        "variants": [{"id": v.id, "name": gettext(v.name), "help": gettext(v.help), "options": v.options}
+                     for v in fam.variants],
+        "not_stated_in_source": sorted(fam.silent),
+        "facts": facts(fam),
+        "rules_url": url_for("pages.rules_page", family=fam.id),
+    }
+
+
+# ------------------------------------------------------------------------------------------------ routes
+@bp.get("/rulesets")
+def rulesets() -> Response:
+    return jsonify({
+        "rulesets": [family_json(f) for f in FAMILIES.values()],
+        "options": {o.name: {"type": o.kind, "help": gettext(o.help), "rule": o.rule,
+                             "choices": list(o.choices) or None} for o in OPTIONS.values()},
+    })
+
+
+@bp.post("/check")
+@with_lang
+def check(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    hand = int_field(data, "hand")
+    assert hand is not None
+    raw = need(data, "melds")
+    if not isinstance(raw, list):
+        raise ApiError("wrong_type", "melds", expected=N_("a list of melds"))
+    if len(raw) > 8:
+        raise ApiError("too_many", "melds", maximum=8)
+    melds = [cards_field(m, f"melds[{i}]", maximum=20) for i, m in enumerate(raw)]
+    cards_left = int_field(data, "cards_left", required=False)
+    if cards_left is not None and cards_left < 0:
+        raise ApiError("wrong_type", "cards_left", expected=N_("a whole number, 0 or more"))
+    verdict = contracts.check(rules, hand, melds, cards_left)
+    return jsonify({
+        "valid": verdict.valid,
+        "contract": contract_json(rules, hand),
+        "melds": [meld_json(m) for m in verdict.melds],
+        "violations": [violation_json(rules, v) for v in verdict.violations],
+    })
+
+
+@bp.post("/layoff")
+@with_lang
+def layoff(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    meld = cards_field(need(data, "meld"), "meld", maximum=20)
+    cards = cards_field(need(data, "cards"), "cards", maximum=20)
+    ruling = table.layoff(rules, meld, cards, bool_field(data, "down", True), bool_field(data, "same_turn", False))
+    return jsonify({
+        "valid": ruling.valid,
+        "meld": [str(c) for c in ruling.meld.cards],
+        "placed": [{"card": str(c), "end": where} for c, where in ruling.placed],
+        "violations": [violation_json(rules, v) for v in ruling.violations],
+    })
+
+
+@bp.post("/swap")
+@with_lang
+def swap(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    meld = cards_field(need(data, "meld"), "meld", maximum=20)
+    card = cards_field([need(data, "card")], "card")[0]
+    ruling = table.swap(rules, meld, card)
+    return jsonify({
+        "valid": ruling.valid,
+        "represents": [{"card": str(c), "as": a} for c, a in ruling.represents],
+        "meld": [str(c) for c in ruling.meld.cards] if ruling.meld is not None and ruling.valid else None,
+        "violations": [violation_json(rules, v) for v in ruling.violations],
+    })
+
+
+@bp.post("/arrange")
+@with_lang
+def arrange(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    hand = int_field(data, "hand")
+    assert hand is not None
+    cards = cards_field(need(data, "cards"), "cards", maximum=arrange_mod.MAX_CARDS)
+    result = arrange_mod.arrange(rules, hand, cards)
+    return jsonify({
+        "possible": result.possible,
+        "contract": contract_json(rules, hand),
+        "melds": [[str(c) for c in m] for m in result.melds],
+        "unused": [str(c) for c in result.unused],
+        "cards_left": len(result.unused),
+        "missing": result.missing,
+        "needs": result.needs,
+        "violations": [violation_json(rules, v) for v in result.violations],
+    })
+
+
+@bp.post("/penalty")
+@with_lang
+def penalty(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    cards = cards_field(need(data, "cards"), "cards", maximum=200)
+    points = scoring.card_points(rules, cards)
+    return jsonify({"penalty": sum(p for _, p in points),
+                    "cards": [{"card": str(c), "points": p} for c, p in points]})
+
+
+@bp.post("/buy")
+@with_lang
+def buy(data: dict[str, Any]) -> Response:
+    rules = rules_from(data)
+    seats = need(data, "seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats) or len(seats) > 20:
+        raise ApiError("wrong_type", "seats", expected=N_("a list of names"))
+    current = need(data, "current")
+    if not isinstance(current, str):
+        raise ApiError("wrong_type", "current", expected=N_("a name"))
+    callers = need(data, "callers")
+    if not isinstance(callers, list) or not all(isinstance(s, str) for s in callers):
+        raise ApiError("wrong_type", "callers", expected=N_("a list of names"))
+    used = data.get("buys_used") or {}
+    if not isinstance(used, dict):
+        raise ApiError("wrong_type", "buys_used", expected=N_("an object of names and numbers"))
+    ruling = table.buy(rules, seats, current, callers, used, bool_field(data, "shanghai", False))
+    return jsonify({
+        "winner": ruling.winner,
+        "penalty_card": ruling.penalty_card,
+        "reason": message(ruling.reason, ruling.params),
+        "reason_code": ruling.reason,
+        "rule": table_rule(ruling.reason),
+        "rule_url": rule_url(rules, table_rule(ruling.reason)),
+        "buys_left": ruling.buys_left,
+    })
+
+
+def table_rule(code: str) -> str:
+    return CODES[code].rule
+
+
+@bp.app_errorhandler(404)
+def _not_found(e: Exception) -> Any:
+    if request.path.startswith("/api/"):
+        return jsonify(error_body("not_found", None, {})), 404
+    return e
+
+
+@bp.app_errorhandler(405)
+def _not_allowed(e: Exception) -> Any:
+    if request.path.startswith("/api/"):
+        return jsonify(error_body("method_not_allowed", None, {})), 405
+    return e
+

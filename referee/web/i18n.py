@@ -1,0 +1,92 @@
+"""Locale choice and the translated words of the engine's verdicts.
+
+The locale comes from ``?lang=`` (remembered in a cookie), else the cookie, else ``Accept-Language``, among
+the app's languages; English is the source language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, g, request
+from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext
+
+from ..cards import Card, display
+from ..verdicts import CODES
+
+COOKIE = "lang"
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "de": "Deutsch"}
+
+babel = Babel()
+
+
+def select_locale() -> str:
+    languages = current_app.config["LANGUAGES"]
+    asked = request.args.get("lang")
+    if asked in languages:
+        g.set_lang_cookie = asked
+        return asked
+    body_lang = getattr(g, "body_lang", None)
+    if body_lang in languages:
+        return body_lang
+    cookie = request.cookies.get(COOKIE)
+    if cookie in languages:
+        return cookie
+    return request.accept_languages.best_match(languages) or "en"
+
+
+def lang() -> str:
+    return str(get_locale() or "en")
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale)
+
+    @app.after_request
+    def remember_language(response):  # type: ignore[no-untyped-def]
+        chosen = g.get("set_lang_cookie")
+        if chosen:
+            response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                                secure=request.is_secure, httponly=True)
+        return response
+
+    @app.context_processor
+    def inject() -> dict[str, Any]:
+        return {"lang": lang(), "language_names": LANGUAGE_NAMES, "card_text": card_text,
+                "number": format_decimal}
+
+
+def card_text(card: Card | str) -> str:
+    if isinstance(card, str):
+        try:
+            card = Card.parse(card)
+        except ValueError:
+            return card
+    return display(card, lang())
+
+
+def _param_text(name: str, value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_param_text(name, v) for v in value)
+    if name.endswith("card") or name.endswith("cards") or name == "represents":
+        return card_text(value) if _is_card(value) else str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value)
+    return str(value)
+
+
+def _is_card(text: Any) -> bool:
+    try:
+        Card.parse(text)
+        return True
+    except ValueError:
+        return False
+
+
+def message(code: str, params: dict[str, Any]) -> str:
+    """The reader's-language words for a verdict or ruling code."""
+    template = gettext(CODES[code].message)
+    return template % {k: _param_text(k, v) for k, v in params.items()}
+
+
+_l = lazy_gettext

@@ -1,0 +1,249 @@
+"""Pages: home, health, and the rules reference (one page per family, the comparison, search)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, request
+from flask_babel import format_decimal, gettext, ngettext
+from markupsafe import Markup, escape
+
+from .. import rulebook
+from ..i18n import N_
+from ..families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
+from .i18n import lang
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    return Response("ok\n", mimetype="text/plain")
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("index.html", families=list(FAMILIES.values()))
+
+
+# ------------------------------------------------------------------------------------------- words of data
+def contract_words(contract: Contract) -> str:
+    """``S3 S3 R4`` → "2 sets of 3 and 1 run of 4", in the reader's language."""
+    groups: dict[tuple[str, int], int] = {}
+    for m in contract.melds:
+        groups[(m.kind, m.size)] = groups.get((m.kind, m.size), 0) + 1
+    parts = []
+    for (kind, size), n in groups.items():
+        if kind == "set":
+            parts.append(ngettext("%(num)s set of %(size)s", "%(num)s sets of %(size)s", n, size=size))
+        else:
+            parts.append(ngettext("%(num)s run of %(size)s", "%(num)s runs of %(size)s", n, size=size))
+    if len(parts) == 1:
+        return parts[0]
+    return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
+
+
+def option_value(name: str, value: Any) -> str:
+    if value is None:
+        return {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit")}.get(
+            name, gettext("by the table"))
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, list):
+        return " ".join(gettext("Joker") if v == "JK" else str(v) for v in value)
+    if isinstance(value, int):
+        return format_decimal(value)
+    return {"either": gettext("low or high"), "low": gettext("low only"), "high": gettext("high only"),
+            "reshuffle": gettext("reshuffle the discards"), "end_hand": gettext("end the hand")}.get(
+        str(value), str(value))
+
+
+OPTION_LABELS = {
+    "ace": N_('Aces in runs'),
+    "wild_ranks": N_('Wild cards'),
+    "set_min_naturals": N_('Natural cards in a set'),
+    "run_max_wilds_per_4": N_('Wild cards per four in a run'),
+    "second_wild_needs_fixed_position": N_('Second wild card only where fixed'),
+    "contract_extra_cards": N_('Extra cards in contract melds'),
+    "lay_off_same_turn": N_('Lay off in the turn you go down'),
+    "joker_swap": N_('Joker swap'),
+    "buy_limit": N_('Buys per hand'),
+    "stock_exhausted": N_('When the stock runs out'),
+    "hands": N_('Hands'),
+    "decks": N_('Decks'),
+    "jokers": N_('Jokers'),
+    "hand_size": N_('Cards in every hand'),
+    "first_hand_size": N_('Cards in the first hand'),
+    "final_run": N_('Final run length'),
+    "contracts": N_('Custom contracts'),
+    "joker_points": N_('Joker penalty'),
+    "wild_rank_points": N_('Wild rank card penalty'),
+    "exact_cut_bonus": N_('Exact-cut bonus'),
+    "may_i": N_('Ask "May I?" to buy'),
+    "shanghai_block": N_('Shanghai call'),
+}
+
+
+def option_label(name: str) -> str:
+    return gettext(OPTION_LABELS[name])
+
+
+# ------------------------------------------------------------------------------------------- rules pages
+def family_or_404(fid: str) -> Family:
+    fam = FAMILIES.get(fid)
+    if fam is None:
+        abort(404)
+    return fam
+
+
+def render_rules(fam: Family, language: str) -> tuple[str, str, list[rulebook.Heading]]:
+    text = rulebook.source(fam.id, language)
+    data = facts(fam)
+    rules = resolve(fam.id)
+
+    def fact(name: str) -> str:
+        if name not in data:
+            raise rulebook.RulebookError(f"{fam.id} has no fact {name}")
+        return str(format_decimal(data[name]))
+
+    def contract(n: int) -> str:
+        if n not in fam.contracts:
+            raise rulebook.RulebookError(f"{fam.id} has no contract {n}")
+        return contract_words(Contract.parse(fam.contracts[n][0]))
+
+    def table(name: str) -> str:
+        return render_template(f"rules/table_{name}.html", fam=fam, rules=rules,
+                               contract_words=contract_words, option_value=option_value,
+                               option_label=option_label, options=OPTIONS)
+
+    filled = rulebook.fill(text, fact, contract, table)
+    html = rulebook.to_html(filled)
+    return rulebook.title(text), html, rulebook.headings(text)
+
+
+@bp.get("/rules")
+def rules_index() -> str:
+    return render_template("rules/index.html", families=list(FAMILIES.values()),
+                           titles={f.id: rulebook.title(rulebook.source(f.id, lang())) for f in FAMILIES.values()})
+
+
+@bp.get("/rules/<family>")
+def rules_page(family: str) -> str:
+    fam = family_or_404(family)
+    title, html, heads = render_rules(fam, lang())
+    return render_template("rules/page.html", fam=fam, title=title, body=Markup(html),
+                           toc=[h for h in heads if h.level == 2])
+
+
+def comparison_rows() -> list[dict[str, Any]]:
+    """Every fact the families may differ in, with a flag where they do and a mark where the app chose."""
+    fams = list(FAMILIES.values())
+    base = {f.id: resolve(f.id) for f in fams}
+    rows: list[dict[str, Any]] = []
+
+    def row(label: str, values: dict[str, str], silent: str | None = None) -> None:
+        rows.append({"label": label, "values": values, "differs": len(set(values.values())) > 1,
+                     "silent": {f.id: bool(silent and silent in f.silent) for f in fams}})
+
+    row(gettext("Players"), {f.id: f"{f.players[0]}–{f.players[1]}" for f in fams})
+    row(gettext("Ideal number of players"),
+        {f.id: (f"{f.ideal[0]}–{f.ideal[1]}" if f.ideal[0] != f.ideal[1] else str(f.ideal[0])) for f in fams})
+    row(gettext("Decks and jokers"), {f.id: "; ".join(
+        gettext("%(lo)s–%(hi)s players: %(decks)s decks + %(jokers)s jokers", lo=d.players[0], hi=d.players[1],
+                decks=d.decks, jokers=(f"{d.jokers_range[0]}–{d.jokers_range[1]}"
+                                       if d.jokers_range[0] != d.jokers_range[1] else d.jokers))
+        for d in f.deck_rules) for f in fams})
+    row(gettext("Hands"), {f.id: ", ".join(map(str, sorted(f.hand_lists))) for f in fams})
+    longest = max(len(r.hands) for r in base.values())
+    for n in range(1, longest + 1):
+        row(gettext("Hand %(n)s", n=n), {
+            f.id: (gettext("%(contract)s; %(deal)s cards", contract=contract_words(base[f.id].hand(n).contract),
+                           deal=base[f.id].hand(n).deal) +
+                   (" — " + gettext("no final discard") if base[f.id].hand(n).contract.no_discard else ""))
+            if n <= len(base[f.id].hands) else "—" for f in fams})
+    for n in (8, 9):
+        row(gettext("Extra hand %(n)s", n=n), {
+            f.id: (gettext("%(contract)s; %(deal)s cards", contract=contract_words(Contract.parse(f.contracts[n][0])),
+                           deal=f.contracts[n][1]) if n in f.contracts else "—") for f in fams})
+    for symbol, label in (("A", gettext("Penalty: ace")), ("K", gettext("Penalty: K, Q, J")),
+                          ("10", gettext("Penalty: 10")), ("JK", gettext("Penalty: joker"))):
+        row(label, {f.id: str(f.penalties[symbol]) for f in fams})
+    row(gettext("Penalty: 2–9"), {f.id: (str(f.penalties["2"]) if len({f.penalties[str(v)] for v in range(2, 10)}) == 1
+                                        else gettext("face value")) for f in fams})
+    for name in OPTIONS:
+        if all(name in f.defaults for f in fams) and name not in ("decks", "jokers", "contracts"):
+            row(option_label(name), {f.id: option_value(name, f.defaults[name]) for f in fams}, silent=name)
+    tie = {"last_hand": gettext("lowest score in the last hand"), "replay": gettext("replay the last hand"),
+           "shared": gettext("shared win")}
+    row(gettext("Tie-break"), {f.id: ", ".join(tie[s] for s in f.tie_break) for f in fams}, silent="tie_break")
+    side = {"left": gettext("left of the dealer"), "right": gettext("right of the dealer")}
+    row(gettext("Who cuts"), {f.id: side[f.cut] for f in fams}, silent="cut")
+    row(gettext("Who plays first"), {f.id: side[f.first_player] for f in fams}, silent="first_player")
+    row(gettext("First dealer"), {f.id: {"agreed": gettext("agreed by the table"),
+                                         "highest_card": gettext("highest card")}[f.first_dealer] for f in fams},
+        silent="first_dealer")
+    when = {"declined": gettext("when the player in turn declines the top discard"),
+            "out_of_turn": gettext("any time out of turn; the player in turn has first option"),
+            "stock_drawn": gettext("when the player in turn draws from the stock instead")}
+    row(gettext("When a discard can be bought"), {f.id: when[f.buy_when] for f in fams})
+    row(gettext("Variants"), {f.id: ", ".join(gettext(v.name) for v in f.variants) for f in fams})
+    return rows
+
+
+@bp.get("/rules/compare")
+def compare() -> str:
+    fams = list(FAMILIES.values())
+    return render_template("rules/compare.html", families=fams, rows=comparison_rows())
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=64)
+def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
+    """(anchor, heading, plain text) of each part of a rules page."""
+    _, html, _ = render_rules(FAMILIES[family], language)
+    parts = re.split(r'(<h[23] id="([a-z0-9-]+)">(.*?)</h[23]>)', html)
+    out = []
+    i = 1
+    while i < len(parts):
+        anchor, heading = parts[i + 1], rulebook.plain(parts[i + 2])
+        body = rulebook.plain(parts[i + 3]) if i + 3 < len(parts) else ""
+        out.append((anchor, heading, body))
+        i += 4
+    return out
+
+
+@bp.get("/rules/search")
+def search() -> str:
+    q = (request.args.get("q") or "").strip()[:100]
+    results = []
+    if len(q) >= 2:
+        needle = _fold(q)
+        for fam in FAMILIES.values():
+            for anchor, heading, text in _sections(fam.id, lang()):
+                hay = _fold(heading + " " + text)
+                at = hay.find(needle)
+                if at < 0:
+                    continue
+                folded_body = _fold(text)
+                pos = max(0, folded_body.find(needle))
+                start = max(0, pos - 60)
+                snippet = text[start:pos + len(q) + 80]
+                results.append({"family": fam, "anchor": anchor, "heading": heading,
+                                "snippet": _mark(snippet, q), "lead": start > 0})
+    return render_template("rules/search.html", q=q, results=results)
+
+
+def _mark(snippet: str, q: str) -> Markup:
+    folded = _fold(snippet)
+    needle = _fold(q)
+    at = folded.find(needle)
+    if at < 0 or len(folded) != len(snippet):
+        return escape(snippet)
+    return escape(snippet[:at]) + Markup("<mark>") + escape(snippet[at:at + len(q)]) + Markup("</mark>") + \
+        escape(snippet[at + len(q):])
