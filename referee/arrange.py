@@ -56,10 +56,21 @@ class Arrangement:
 
 @dataclass(frozen=True)
 class _Candidate:
-    key: tuple
+    key: tuple  # orders equal contract melds, so each combination is tried once
     consumed: tuple[int, ...]  # natural card indices taken from the pool
     cost: int
-    slots: tuple[Slot, ...]
+    shape: tuple  # ("run", suit index, first position, size, used positions) | ("set", rank index, wild count)
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        if self.shape[0] == "set":
+            _, r, wilds = self.shape
+            symbol = Rank(r + 1).symbol
+            return tuple(Slot(NATURALS[i], symbol) for i in self.consumed) + (Slot(None, symbol),) * wilds
+        _, si, start, size, used = self.shape
+        suit = SUIT_ORDER[si].value
+        return tuple(Slot(NATURALS[_pos_index(p, si)] if p in used else None,
+                          Rank(1 if p == HIGH_ACE else p).symbol + suit) for p in range(start, start + size))
 
 
 def _pos_index(pos: int, suit_i: int) -> int:
@@ -68,63 +79,74 @@ def _pos_index(pos: int, suit_i: int) -> int:
 
 
 class _Search:
-    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], pool: list[int], duals: frozenset[int]):
+    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int]):
         self.rules = rules
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
-        self.pool = pool
         self.duals = duals
         self.failed: dict[tuple, int] = {}  # state -> largest budget known to fail
         self.min_naturals = max(1, rules.set_min_naturals)
+        self.run_cache: dict[tuple, list[_Candidate]] = {}
 
     # ---- candidates
-    def _runs(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
+    def _suit_runs(self, size: int, si: int, present: tuple[bool, ...], budget: int) -> list[_Candidate]:
+        """Every run of ``size`` in one suit that costs at most ``budget``, given which ranks of the suit are in
+        hand (``present[p]`` for positions 0–14). Cached: it depends on nothing else."""
+        key = (size, si, present, budget)
+        hit = self.run_cache.get(key)
+        if hit is not None:
+            return hit
         ace = self.rules.ace
         out: dict[tuple, _Candidate] = {}
         lo_all, hi_all = run_bounds(ace, False, False)
-        for si, suit in enumerate(SUIT_ORDER):
-            present = [pool[_pos_index(p, si)] > 0 for p in range(0, HIGH_ACE + 1)]
-            if not any(present[1:14]):
+        for start in range(lo_all, hi_all - size + 2):
+            stop = start + size
+            if start == LOW_ACE and stop > HIGH_ACE:
                 continue
-            for start in range(lo_all, hi_all - size + 2):
-                window = range(start, start + size)
-                avail = [p for p in window if present[p]]
-                if LOW_ACE in window and HIGH_ACE in window:
-                    continue
-                if not avail:
-                    continue
-                must_keep = len(avail) - max(0, budget - (size - len(avail)))
-                for keep in range(len(avail), max(1, must_keep) - 1, -1):
-                    for used in combinations(avail, keep):
-                        cand = self._run_candidate(used, window, si, suit, ace)
-                        if cand is not None and cand.cost <= budget and cand.key not in out:
-                            out[cand.key] = cand
-        return sorted(out.values(), key=lambda c: (c.cost, c.key))
+            avail = [p for p in range(start, stop) if present[p]]
+            if not avail:
+                continue
+            keep_min = max(1, size - budget)
+            for keep in range(len(avail), keep_min - 1, -1):
+                for used in combinations(avail, keep):
+                    cand = self._run_candidate(used, start, size, si, ace)
+                    if cand is not None and cand.cost <= budget and cand.key not in out:
+                        out[cand.key] = cand
+        result = sorted(out.values(), key=lambda c: (c.cost, c.key))
+        self.run_cache[key] = result
+        return result
 
-    def _run_candidate(self, used: tuple[int, ...], window: range, si: int, suit, ace: str) -> _Candidate | None:
+    def _runs(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
+        out: list[_Candidate] = []
+        for si in range(4):
+            present = tuple(pool[_pos_index(p, si)] > 0 for p in range(HIGH_ACE + 1))
+            if any(present[1:14]):
+                out += self._suit_runs(size, si, present, budget)
+        out.sort(key=lambda c: (c.cost, c.key))
+        return out
+
+    def _run_candidate(self, used: tuple[int, ...], start: int, size: int, si: int, ace: str) -> _Candidate | None:
         has_ace = used[0] == LOW_ACE or used[-1] == HIGH_ACE
-        ace_high = used[-1] == HIGH_ACE
-        bounds = run_bounds(ace, has_ace, ace_high)
-        if window[0] < bounds[0] or window[-1] > bounds[1]:
+        bounds = run_bounds(ace, has_ace, used[-1] == HIGH_ACE)
+        if start < bounds[0] or start + size - 1 > bounds[1]:
             return None
-        flags = [p not in used for p in window]
-        inside = sum(1 for p in range(used[0], used[-1] + 1) if p not in used)
-        extra = sum(flags) - inside
-        floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, len(window))) > 1 else 0
-        if wild_rule_breaks(flags, floating, self.rules):
-            return None
+        wild_count = size - len(used)
+        if wild_count and (self.rules.run_max_wilds_per_4 is not None
+                           or self.rules.second_wild_needs_fixed_position):
+            flags = [p not in used for p in range(start, start + size)]
+            inside = used[-1] - used[0] + 1 - len(used)
+            extra = wild_count - inside
+            floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0
+            if wild_rule_breaks(flags, floating, self.rules):
+                return None
         consumed = tuple(sorted(_pos_index(p, si) for p in used))
-        cost = sum(flags) + sum(1 for i in consumed if i in self.duals)
-        slots = tuple(
-            Slot(None if f else NATURALS[_pos_index(p, si)],
-                 (Rank(1 if p == HIGH_ACE else p).symbol + suit.value))
-            for p, f in zip(window, flags))
-        return _Candidate(("run", consumed, cost), consumed, cost, slots)
+        cost = wild_count + sum(1 for i in consumed if i in self.duals)
+        return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used))
 
     def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
         out = []
         for r in range(13):
-            idx = [r * 4 + s for s in range(4)]
+            idx = range(r * 4, r * 4 + 4)
             plain = [i for i in idx for _ in range(pool[i]) if i not in self.duals]
             dual = [i for i in idx for _ in range(pool[i]) if i in self.duals]
             for n_plain in range(min(size, len(plain)), -1, -1):
@@ -137,9 +159,7 @@ class _Search:
                     if cost > budget:
                         continue
                     consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
-                    symbol = Rank(r + 1).symbol
-                    slots = tuple(Slot(NATURALS[i], symbol) for i in consumed) + (Slot(None, symbol),) * wilds
-                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, slots))
+                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, ("set", r, wilds)))
         out.sort(key=lambda c: (c.cost, c.key))
         return out
 
@@ -154,6 +174,19 @@ class _Search:
             return (i, ranks, floor)
         return (i, bytes(pool), floor)
 
+    def _lower_bound(self, i: int, pool: list[int], budget: int) -> int:
+        """No arrangement of the melds from ``i`` on costs less than the sum of each one's cheapest way alone."""
+        total = 0
+        for spec in self.specs[i + 1:]:
+            make = self._runs if spec.kind == "run" else self._sets
+            options = make(spec.size, pool, budget)
+            if not options:
+                return budget + 1
+            total += options[0].cost
+            if total > budget:
+                break
+        return total
+
     def solve(self, i: int, pool: list[int], budget: int, floor: tuple = ()) -> list[_Candidate] | None:
         if i == len(self.specs):
             return []
@@ -167,7 +200,11 @@ class _Search:
         spec = self.specs[i]
         same_next = i + 1 < len(self.specs) and self.specs[i + 1] == spec
         make = self._runs if spec.kind == "run" else self._sets
-        for cand in make(spec.size, pool, budget):
+        cands = make(spec.size, pool, budget)
+        rest_bound = self._lower_bound(i, pool, budget) if cands else 0
+        for cand in cands:
+            if cand.cost + rest_bound > budget:
+                break
             if floor and cand.key < floor:
                 continue
             for k in cand.consumed:
@@ -197,19 +234,49 @@ def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
         else:
             pool[INDEX[c]] += 1
     wild_supply = len(jokers) + len(dual_cards)
-    search = _Search(rules, spec.contract.melds, pool, duals)
+    search = _Search(rules, spec.contract.melds, duals)
     found = search.solve(0, pool, wild_supply)
     missing = 0
     if found is None:
-        ceiling = spec.contract.cards_needed
-        for budget in range(wild_supply + 1, wild_supply + ceiling + 1):
-            found = search.solve(0, pool, budget)
-            if found is not None:
-                missing = budget - wild_supply
-                break
-        if found is None:
+        if not _reachable(rules, spec.contract.melds, pool):
             return Arrangement(False, unused=cards, missing=None)
+        # the smallest budget that works: double, then halve back
+        low, high = wild_supply, None
+        step = 1
+        while high is None and low + step <= wild_supply + spec.contract.cards_needed:
+            trial = search.solve(0, pool, low + step)
+            if trial is None:
+                low += step
+                step *= 2
+            else:
+                high, found = low + step, trial
+        if high is None:
+            trial = search.solve(0, pool, wild_supply + spec.contract.cards_needed)
+            if trial is None:
+                return Arrangement(False, unused=cards, missing=None)
+            high, found = wild_supply + spec.contract.cards_needed, trial
+        while high - low > 1:
+            mid = (low + high) // 2
+            trial = search.solve(0, pool, mid)
+            if trial is None:
+                low = mid
+            else:
+                high, found = mid, trial
+        missing = high - wild_supply
     return _build(found, cards, jokers, duals, rules, missing)
+
+
+def _reachable(rules: Rules, specs: Sequence[MeldSpec], pool: list[int]) -> bool:
+    """Could any number of extra wild cards make the contract? Sets need their natural cards of one rank and
+    every meld at least one natural card. (Where the house rules limit wild cards in runs, this cannot be
+    told so simply, and the answer is yes: the search decides.)"""
+    if rules.run_max_wilds_per_4 is not None or rules.second_wild_needs_fixed_position:
+        return True
+    need = max(1, rules.set_min_naturals)
+    sets = [m for m in specs if m.kind == "set"]
+    ranks = [sum(pool[r * 4:(r + 1) * 4]) for r in range(13)]
+    groups = sum(n // need for n in ranks)
+    return groups >= len(sets) and sum(ranks) >= need * len(sets) + len(specs) - len(sets)
 
 
 def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals: frozenset[int], rules: Rules,

@@ -25,6 +25,8 @@ class CardError(ValueError):
 
 
 class Rank(IntEnum):
+    __hash__ = int.__hash__  # Enum's own hash is written in Python; ranks are hashed in every search
+
     ACE = 1
     TWO = 2
     THREE = 3
@@ -57,7 +59,9 @@ _RANK_SYMBOL = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"} 
 _RANK_BY_SYMBOL = {s: r for r, s in _RANK_SYMBOL.items()} | {"T": Rank.TEN}
 
 
-class Suit(Enum):
+class Suit(str, Enum):
+    __hash__ = str.__hash__
+
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
@@ -81,16 +85,27 @@ _SUIT_BY_TEXT = {s.value: s for s in Suit} | {sym: s for s, sym in _SUIT_SYMBOL.
     "♧": Suit.CLUBS,
 }
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUIT_NUM = {s: i + 1 for i, s in enumerate(SUIT_ORDER)}
 
 JOKER_TEXT = "JK"
 
 
-@dataclass(frozen=True, order=False)
+@dataclass(frozen=True, eq=True)
 class Card:
     """A natural card (rank and suit) or a joker (both None)."""
 
     rank: Rank | None
     suit: Suit | None
+
+    def __post_init__(self) -> None:
+        key = (0 if self.rank is None else int(self.rank)) * 8 + (0 if self.suit is None else _SUIT_NUM[self.suit])
+        object.__setattr__(self, "_key", key)
+
+    def __hash__(self) -> int:  # cards are hashed in every search: keep it cheap
+        return self._key  # type: ignore[attr-defined, no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self._key == other._key  # type: ignore[attr-defined]
 
     @property
     def is_joker(self) -> bool:

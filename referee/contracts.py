@@ -37,19 +37,15 @@ def describe(kinds: Sequence[tuple[str, int]]) -> str:
 
 def copies_violations(melds: Sequence[Sequence[Card]], rules: Rules) -> list[Violation]:
     """More copies of a card than the pack holds, named at the meld where the count first runs over."""
-    seen: Counter[Card] = Counter()
-    out = []
+    seen: dict[Card, int] = {}
+    first: dict[Card, int] = {}
     for i, meld in enumerate(melds):
         for card in meld:
-            seen[card] += 1
-            if seen[card] == rules.copies(card) + 1:
-                out.append(Violation("too_many_copies", i, {
-                    "card": str(card), "count": 0, "copies": rules.copies(card)}))
-    totals = {v.params["card"]: v for v in out}
-    for card, n in seen.items():
-        if str(card) in totals:
-            totals[str(card)].params["count"] = n
-    return out
+            n = seen[card] = seen.get(card, 0) + 1
+            if n == rules.copies(card) + 1:
+                first[card] = i
+    return [Violation("too_many_copies", i, {"card": str(card), "count": seen[card], "copies": rules.copies(card)})
+            for card, i in first.items()]
 
 
 def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: int | None = None) -> Verdict:
@@ -67,15 +63,14 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
 
 
 def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules) -> list[Violation]:
-    wanted = Counter(m.kind for m in contract.melds)
-    got = Counter(r.kind for r in readings)
-    mismatch = {
-        "expected": contract.notation,
-        "got": describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
-                               key=lambda k: (k[0] != "set", -k[1]))) or "-",
-    }
-    if len(readings) != len(contract.melds) or wanted != got:
-        return [Violation("contract_mismatch", None, mismatch)]
+    def mismatch() -> dict[str, str]:
+        return {"expected": contract.notation,
+                "got": describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
+                                       key=lambda k: (k[0] != "set", -k[1]))) or "-"}
+
+    if len(readings) != len(contract.melds) or (
+            sorted(m.kind for m in contract.melds) != sorted(r.kind or "" for r in readings)):
+        return [Violation("contract_mismatch", None, mismatch())]
     out = []
     for kind in ("set", "run"):
         specs = sorted((m.size for m in contract.melds if m.kind == kind), reverse=True)
@@ -83,7 +78,7 @@ def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules)
         for size, r in zip(specs, mine):
             n = len(r.cards)
             if n < size:
-                out.append(Violation("contract_mismatch", _index(readings, r), mismatch))
+                out.append(Violation("contract_mismatch", _index(readings, r), mismatch()))
             elif n > size and not rules.contract_extra_cards and r.valid:
                 out.append(Violation("contract_extra_cards", _index(readings, r), {"size": size, "count": n}))
     return out

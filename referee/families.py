@@ -12,6 +12,7 @@ variants, option overrides and a player count into the ``Rules`` one game is pla
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable
 
 from .cards import Card, Rank
@@ -363,13 +364,16 @@ class Rules:
     jokers: int
     hands: tuple[HandSpec, ...]
 
-    def __getattr__(self, name: str) -> Any:  # rules.ace, rules.buy_limit … read the options
-        options = self.__dict__.get("options", {})
-        if name in options:
-            return options[name]
+    def __post_init__(self) -> None:
+        # rules.ace, rules.buy_limit …: the options as plain attributes (read in every check)
+        for name, value in self.options.items():
+            if name not in ("decks", "jokers", "hands", "wild_ranks"):  # resolved into fields of their own
+                object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
         raise AttributeError(name)
 
-    @property
+    @cached_property
     def wild_ranks(self) -> frozenset[Rank | None]:
         """The wild ranks; ``None`` stands for the joker."""
         return frozenset(None if r == "JK" else Rank.parse(r) for r in self.options["wild_ranks"])

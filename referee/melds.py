@@ -29,14 +29,18 @@ LOW_ACE, HIGH_ACE = 1, 14
 
 
 def position_card(pos: int, suit: Suit) -> Card:
-    return Card.parse(Rank(1 if pos == HIGH_ACE else pos).symbol + suit.value)
+    """The card at a run position (1 and 14 are both the ace)."""
+    return _BY_POSITION[(pos, suit)]
+
+
+_BY_POSITION = {(p, s): Card.parse(Rank(1 if p == 14 else p).symbol + s.value) for p in range(1, 15) for s in Suit}
 
 
 def _positions(rank: Rank, ace_high: bool) -> int:
     return HIGH_ACE if rank == Rank.ACE and ace_high else int(rank)
 
 
-@dataclass
+@dataclass(slots=True)
 class Meld:
     """The referee's reading of one meld."""
 
@@ -58,7 +62,7 @@ class Meld:
         return self.layout[-1][0]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Attempt:
     kind: str
     violations: list[Violation]
@@ -77,33 +81,57 @@ def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None) -> Me
     """
     cards = tuple(cards)
     wild_ranks = rules.wild_ranks
-    duals = Counter(c for c in cards if c.rank is not None and c.rank in wild_ranks)
-    best: _Attempt | None = None
-    # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
-    dual_types = sorted(duals, key=lambda c: c.sort_key)
-    for split in product(*(range(duals[c] + 1) for c in dual_types)):
-        as_natural = Counter(dict(zip(dual_types, split)))
-        naturals: list[Card] = []
-        wilds: list[Card] = []
-        used = Counter[Card]()
-        for c in cards:
-            if c.rank is None or (c.rank in wild_ranks and used[c] >= as_natural[c]):
-                wilds.append(c)
-            else:
-                if c.rank in wild_ranks:
-                    used[c] += 1
-                naturals.append(c)
-        guess = _looks_like(naturals, len(cards))
-        for attempt in (_as_set(naturals, wilds, rules, index), _as_run(cards, naturals, wilds, rules, index)):
-            if best is None or _better(attempt, best, guess):
+    dual_cards = [c for c in cards if c.rank is not None and c.rank in wild_ranks]
+    if not dual_cards:
+        best = _read(cards, [c for c in cards if c.rank is not None], [c for c in cards if c.rank is None],
+                     rules, index)
+    else:
+        # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
+        duals = Counter(dual_cards)
+        dual_types = sorted(duals, key=lambda c: c.sort_key)
+        best = None
+        for split in product(*(range(duals[c] + 1) for c in dual_types)):
+            as_natural = dict(zip(dual_types, split))
+            naturals: list[Card] = []
+            wilds: list[Card] = []
+            used: Counter[Card] = Counter()
+            for c in cards:
+                if c.rank is None or (c.rank in wild_ranks and used[c] >= as_natural[c]):
+                    wilds.append(c)
+                else:
+                    if c.rank in wild_ranks:
+                        used[c] += 1
+                    naturals.append(c)
+            attempt = _read(cards, naturals, wilds, rules, index)
+            if best is None or _better(attempt, best, _looks_like(naturals, len(cards))):
                 best = attempt
-        if best is not None and not best.violations and not dual_types:
-            break
     assert best is not None
     kind: str | None = best.kind
     if not any(c.rank is not None for c in cards):
         kind = None
     return Meld(cards, kind, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+
+
+def _read(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], rules: Rules,
+          index: int | None) -> _Attempt:
+    """The better of reading the cards as a set or as a run (the likelier one first, the other only if needed)."""
+    one_rank = len({c.rank for c in naturals}) == 1
+    one_suit = len({c.suit for c in naturals}) == 1
+    first = None
+    if one_rank:
+        first = _as_set(naturals, wilds, rules, index)
+        if not first.violations and len(naturals) > 1:
+            return first
+    if one_suit and not (one_rank and len(naturals) > 1):
+        run = _as_run(cards, naturals, wilds, rules, index)
+        if not run.violations and (first is None or first.violations or run.wild_count < first.wild_count):
+            return run
+        if first is not None and not first.violations:
+            return first
+    guess = _looks_like(naturals, len(cards))
+    best = first or _as_set(naturals, wilds, rules, index)
+    other = _as_run(cards, naturals, wilds, rules, index)
+    return other if _better(other, best, guess) else best
 
 
 def _looks_like(naturals: list[Card], count: int) -> str:
@@ -152,11 +180,12 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
         return _Attempt("run", [Violation("no_natural", index)] + (
             [Violation("run_too_short", index, {"minimum": 4, "count": count})] if count < 4 else []))
     suits = {c.suit for c in naturals}
+    ranks = [int(c.rank) for c in naturals]  # type: ignore[arg-type]
     if len(suits) > 1:
         names = [s.value for s in sorted(suits, key=lambda s: s.value)]
         v.append(Violation("run_mixed_suits", index, {"suits": names}))
-    dup = sorted((c for c, n in Counter(naturals).items() if n > 1), key=lambda c: c.sort_key)
-    if dup and len(suits) == 1:
+    elif len(set(ranks)) != len(ranks):
+        dup = sorted((c for c, n in Counter(naturals).items() if n > 1), key=lambda c: c.sort_key)
         v.append(Violation("run_duplicate_rank", index, {"cards": [str(c) for c in dup]}))
     if count < 4:
         v.append(Violation("run_too_short", index, {"minimum": 4, "count": count}))
@@ -166,18 +195,19 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
     assert suit is not None
     w = len(wilds)
     ace = rules.ace
-    has_ace = any(c.rank == Rank.ACE for c in naturals)
+    has_ace = 1 in ranks
     choices = ([False, True] if ace == "either" else [ace == "high"]) if has_ace else [False]
     fits: list[tuple[bool, list[int], int]] = []
     for ace_high in choices:
-        pos = sorted(_positions(c.rank, ace_high) for c in naturals if c.rank is not None)
+        pos = sorted(ranks) if not ace_high else sorted(HIGH_ACE if r == 1 else r for r in ranks)
         gaps = pos[-1] - pos[0] + 1 - len(pos)
-        if gaps > w:
-            continue
-        fits.append((ace_high, pos, gaps))
+        if gaps <= w:
+            fits.append((ace_high, pos, gaps))
     if not fits:
         return _Attempt("run", [_why_not_linear(naturals, w, rules, index)])
-    hinted = _order_hint(cards, rules)
+    # where the order the cards were given in matters: wild cards that could go to either end
+    hinted = _order_hint(cards, rules) if any(w > gaps for _, _, gaps in fits) else None
+    limited = rules.run_max_wilds_per_4 is not None or rules.second_wild_needs_fixed_position
     valid: list[tuple[tuple[int, Card], ...]] = []
     least: list[Violation] | None = None
     for ace_high, pos, gaps in fits:
@@ -186,7 +216,7 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
         floating = extra if len(spread) > 1 else 0
         for below in spread:
             layout = _layout(pos[0] - below, naturals, wilds, ace_high)
-            problems = _wild_rules(layout, suit, rules, index, floating)
+            problems = _wild_rules(layout, suit, rules, index, floating) if limited and w else []
             if problems:
                 if least is None or len(problems) < len(least):
                     least = problems
@@ -194,7 +224,7 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
                 valid.append(layout)
     if valid:
         layout = next((lay for lay in valid if (lay[0][0], lay[-1][0]) == hinted), valid[0])
-        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if _wild_at(p, c, suit)]
+        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if _wild_at(p, c, suit)] if w else []
         return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
     return _Attempt("run", least or [Violation("run_too_long", index)])
 
@@ -225,6 +255,8 @@ def end_spreads(low: int, high: int, extra: int, bounds: tuple[int, int], length
 
 def _layout(start: int, naturals: list[Card], wilds: list[Card], ace_high: bool) -> tuple[tuple[int, Card], ...]:
     by_pos = {_positions(c.rank, ace_high): c for c in naturals if c.rank is not None}
+    if not wilds:
+        return tuple(sorted(by_pos.items()))
     spare = iter(wilds)
     length = len(naturals) + len(wilds)
     return tuple((p, by_pos[p] if p in by_pos else next(spare)) for p in range(start, start + length))

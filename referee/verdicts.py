@@ -81,7 +81,7 @@ CODES: dict[str, Code] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Violation:
     code: str
     meld: int | None = None
