@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus import hands  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
+from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
@@ -73,6 +73,7 @@ def main() -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     app = create_app({"TESTING": False})
+    WSGIRequestHandler.protocol_version = "HTTP/1.1"  # keep the connection open between requests
     server = make_server("127.0.0.1", 0, app, threaded=True)
     port = server.server_port
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -8,9 +8,12 @@ So the contract is possible exactly when the cheapest arrangement costs no more 
 wild-rank cards in hand, and when it is not, the difference is how many more wild cards (or the natural cards
 they would stand for) the hand is missing.
 
-Runs are chosen first, then sets: once the runs are out, only the ranks of the remaining cards matter, so the
-set search works on rank counts. Melds that consume the same cards at the same cost are tried once, and
-equal contract melds are chosen in a fixed order, so no arrangement is searched twice.
+The search is a branch and bound for the cheapest arrangement: each arrangement found lowers the bound, and
+a branch is cut when its cost plus what each remaining meld would cost on its own already reaches it. Runs are
+chosen first, then sets: once the runs are out, only the ranks of the remaining cards matter, so the set
+search works on rank counts. Melds that consume the same cards at the same cost are tried once, equal
+contract melds are chosen in a fixed order, and each state's cheapest completion (or a cost it cannot go
+below) is remembered, so no arrangement is searched twice.
 
 >>> from referee.families import resolve
 >>> from referee.cards import parse_cards
@@ -24,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import itemgetter
 from typing import Sequence
 
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
@@ -78,20 +82,24 @@ def _pos_index(pos: int, suit_i: int) -> int:
     return (rank - 1) * 4 + suit_i
 
 
+_SUIT_COUNTS = [itemgetter(*(_pos_index(max(p, 1), si) for p in range(HIGH_ACE + 1))) for si in range(4)]
+
+
 class _Search:
     def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int]):
         self.rules = rules
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
         self.duals = duals
-        self.failed: dict[tuple, int] = {}  # state -> largest budget known to fail
         self.min_naturals = max(1, rules.set_min_naturals)
         self.run_cache: dict[tuple, list[_Candidate]] = {}
+        self.exact: dict[tuple, tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
+        self.at_least: dict[tuple, int] = {}  # state -> a cost its completions cannot go below
 
     # ---- candidates
     def _suit_runs(self, size: int, si: int, present: tuple[bool, ...], budget: int) -> list[_Candidate]:
-        """Every run of ``size`` in one suit that costs at most ``budget``, given which ranks of the suit are in
-        hand (``present[p]`` for positions 0–14). Cached: it depends on nothing else."""
+        """Every run of ``size`` in one suit that costs at most ``budget``, given how many of each card of the
+        suit are in hand (``present[p]`` for positions 0–14). Cached: it depends on nothing else."""
         key = (size, si, present, budget)
         hit = self.run_cache.get(key)
         if hit is not None:
@@ -119,8 +127,8 @@ class _Search:
     def _runs(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
         out: list[_Candidate] = []
         for si in range(4):
-            present = tuple(pool[_pos_index(p, si)] > 0 for p in range(HIGH_ACE + 1))
-            if any(present[1:14]):
+            present = _SUIT_COUNTS[si](pool)  # the suit's cards in hand by position (0 and 14 both the ace)
+            if any(present):
                 out += self._suit_runs(size, si, present, budget)
         out.sort(key=lambda c: (c.cost, c.key))
         return out
@@ -187,35 +195,45 @@ class _Search:
                 break
         return total
 
-    def solve(self, i: int, pool: list[int], budget: int, floor: tuple = ()) -> list[_Candidate] | None:
+    def cheapest(self, i: int, pool: list[int], bound: int, floor: tuple = ()) -> tuple[int, list[_Candidate]] | None:
+        """The cheapest way to make the melds from ``i`` on, if it costs less than ``bound`` (branch and bound:
+        each way found lowers the bound for the rest)."""
         if i == len(self.specs):
-            return []
+            return (0, [])
         left = self.specs[i:]
         naturals = sum(pool)
-        if naturals < len(left) or sum(m.size for m in left) - naturals > budget:
+        if naturals < len(left) or sum(m.size for m in left) - naturals >= bound:
             return None
         state = self._state(i, pool, floor)
-        if self.failed.get(state, -1) >= budget:
+        if state in self.exact:
+            known = self.exact[state]
+            return known if known[0] < bound else None
+        if self.at_least.get(state, 0) >= bound:
             return None
         spec = self.specs[i]
         same_next = i + 1 < len(self.specs) and self.specs[i + 1] == spec
         make = self._runs if spec.kind == "run" else self._sets
-        cands = make(spec.size, pool, budget)
-        rest_bound = self._lower_bound(i, pool, budget) if cands else 0
+        cands = make(spec.size, pool, bound - 1)
+        rest_bound = self._lower_bound(i, pool, bound - 1) if cands else 0
+        best: tuple[int, list[_Candidate]] | None = None
         for cand in cands:
-            if cand.cost + rest_bound > budget:
+            if cand.cost + rest_bound >= bound:
                 break
             if floor and cand.key < floor:
                 continue
             for k in cand.consumed:
                 pool[k] -= 1
-            rest = self.solve(i + 1, pool, budget - cand.cost, cand.key if same_next else ())
+            rest = self.cheapest(i + 1, pool, bound - cand.cost, cand.key if same_next else ())
             for k in cand.consumed:
                 pool[k] += 1
             if rest is not None:
-                return [cand] + rest
-        self.failed[state] = max(self.failed.get(state, -1), budget)
-        return None
+                best = (cand.cost + rest[0], [cand] + rest[1])
+                bound = best[0]
+        if best is not None:
+            self.exact[state] = best
+        else:
+            self.at_least[state] = max(self.at_least.get(state, 0), bound)
+        return best
 
 
 def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
@@ -235,34 +253,17 @@ def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
             pool[INDEX[c]] += 1
     wild_supply = len(jokers) + len(dual_cards)
     search = _Search(rules, spec.contract.melds, duals)
-    found = search.solve(0, pool, wild_supply)
+    first = search.cheapest(0, pool, wild_supply + 1)
+    found = first[1] if first is not None else None
     missing = 0
     if found is None:
         if not _reachable(rules, spec.contract.melds, pool):
             return Arrangement(False, unused=cards, missing=None)
-        # the smallest budget that works: double, then halve back
-        low, high = wild_supply, None
-        step = 1
-        while high is None and low + step <= wild_supply + spec.contract.cards_needed:
-            trial = search.solve(0, pool, low + step)
-            if trial is None:
-                low += step
-                step *= 2
-            else:
-                high, found = low + step, trial
-        if high is None:
-            trial = search.solve(0, pool, wild_supply + spec.contract.cards_needed)
-            if trial is None:
-                return Arrangement(False, unused=cards, missing=None)
-            high, found = wild_supply + spec.contract.cards_needed, trial
-        while high - low > 1:
-            mid = (low + high) // 2
-            trial = search.solve(0, pool, mid)
-            if trial is None:
-                low = mid
-            else:
-                high, found = mid, trial
-        missing = high - wild_supply
+        cheapest = search.cheapest(0, pool, wild_supply + spec.contract.cards_needed + 1)
+        if cheapest is None:
+            return Arrangement(False, unused=cards, missing=None)
+        cost, found = cheapest
+        missing = cost - wild_supply
     return _build(found, cards, jokers, duals, rules, missing)
 
 

@@ -6,6 +6,8 @@ Bodies are JSON objects. Bad input gets 400 with ``{"error": {"code", "message",
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
@@ -156,7 +158,18 @@ def rules_from(data: dict[str, Any]) -> Rules:
     players = data.get("players")
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
         raise ApiError("wrong_type", "players", expected=N_("a whole number"))
-    return resolve(need(data, "ruleset"), data.get("variants") or (), data.get("options"), players)
+    ruleset, variants, options = need(data, "ruleset"), data.get("variants") or (), data.get("options")
+    try:  # the same few tables ask again and again: resolve each set of rules once
+        key = json.dumps([ruleset, variants, options, players], sort_keys=True)
+    except (TypeError, ValueError):
+        return resolve(ruleset, variants, options, players)
+    return _resolved(key)
+
+
+@lru_cache(maxsize=512)
+def _resolved(key: str) -> Rules:
+    ruleset, variants, options, players = json.loads(key)
+    return resolve(ruleset, variants, options, players)
 
 
 # ------------------------------------------------------------------------------------------------ output
