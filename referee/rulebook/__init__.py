@@ -104,8 +104,10 @@ def fill(text: str, fact: Callable[[str], str], contract: Callable[[int], str],
 
 
 def to_html(text: str) -> str:
-    """Markdown to HTML: headings keep their ``{#id}`` anchors; silence notes (blockquotes) get a class."""
-    html = markdown.markdown(text, extensions=["attr_list", "tables", "sane_lists"], output_format="html")
+    """Markdown to HTML: headings keep their ``{#id}`` anchors; silence notes (blockquotes) get a class. The
+    ``# Title`` line is left out (the page shows it above its contents)."""
+    body = re.sub(r"\A\s*# [^\n]*\n", "", text)
+    html = markdown.markdown(body, extensions=["attr_list", "tables", "sane_lists"], output_format="html")
     return html.replace("<blockquote>", '<blockquote class="app-default">')
 
 

@@ -98,15 +98,24 @@ def body() -> dict[str, Any]:
 
 
 def with_lang(view: Callable[[dict[str, Any]], Any]) -> Callable[[], Any]:
-    """Read the body, and answer in the language it asks for (``"lang"``), else the request's."""
+    """Read the body, and answer in the language it asks for (``"lang"``), else the request's. Errors are
+    worded inside that language too."""
+
+    def answer(data: dict[str, Any]) -> Any:
+        try:
+            return view(data)
+        except ApiError as e:
+            return jsonify(error_body(e.code, e.field, e.params)), e.status
+        except (RulesError, table.TableError) as e:
+            return jsonify(error_body(e.code, e.field, dict(e.params))), 400
 
     def wrapped() -> Any:
         data = body()
         asked = data.get("lang")
         if isinstance(asked, str) and asked in ("en", "es", "pt", "de"):
             with force_locale(asked):
-                return view(data)
-        return view(data)
+                return answer(data)
+        return answer(data)
 
     wrapped.__name__ = view.__name__
     return wrapped

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext
 
-from ..cards import Card, display
+from ..cards import Card, Rank, display, rank_display
 from ..verdicts import CODES
 
 COOKIE = "lang"
@@ -53,7 +53,12 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": LANGUAGE_NAMES, "card_text": card_text,
-                "number": format_decimal}
+                "number": format_decimal, "rank_letters": rank_letters}
+
+
+def rank_letters(symbols: str) -> str:
+    """Rank letters as the reader's language writes them (pt ``R D V`` for ``K Q J``)."""
+    return " ".join(rank_display(Rank.parse(s), lang()) for s in symbols)
 
 
 def card_text(card: Card | str) -> str:

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from .. import rulebook
 from ..i18n import N_
 from ..families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
-from .i18n import lang
+from .i18n import lang, rank_letters
 
 bp = Blueprint("pages", __name__)
 
@@ -148,13 +148,11 @@ def comparison_rows() -> list[dict[str, Any]]:
         rows.append({"label": label, "values": values, "differs": len(set(values.values())) > 1,
                      "silent": {f.id: bool(silent and silent in f.silent) for f in fams}})
 
-    row(gettext("Players"), {f.id: f"{f.players[0]}–{f.players[1]}" for f in fams})
-    row(gettext("Ideal number of players"),
-        {f.id: (f"{f.ideal[0]}–{f.ideal[1]}" if f.ideal[0] != f.ideal[1] else str(f.ideal[0])) for f in fams})
+    row(gettext("Players"), {f.id: _span(*f.players) for f in fams})
+    row(gettext("Ideal number of players"), {f.id: _span(*f.ideal) for f in fams})
     row(gettext("Decks and jokers"), {f.id: "; ".join(
-        gettext("%(lo)s–%(hi)s players: %(decks)s decks + %(jokers)s jokers", lo=d.players[0], hi=d.players[1],
-                decks=d.decks, jokers=(f"{d.jokers_range[0]}–{d.jokers_range[1]}"
-                                       if d.jokers_range[0] != d.jokers_range[1] else d.jokers))
+        gettext("%(players)s players: %(decks)s decks + %(jokers)s jokers", players=_span(*d.players),
+                decks=d.decks, jokers=_span(*d.jokers_range))
         for d in f.deck_rules) for f in fams})
     row(gettext("Hands"), {f.id: ", ".join(map(str, sorted(f.hand_lists))) for f in fams})
     longest = max(len(r.hands) for r in base.values())
@@ -168,7 +166,8 @@ def comparison_rows() -> list[dict[str, Any]]:
         row(gettext("Extra hand %(n)s", n=n), {
             f.id: (gettext("%(contract)s; %(deal)s cards", contract=contract_words(Contract.parse(f.contracts[n][0])),
                            deal=f.contracts[n][1]) if n in f.contracts else "—") for f in fams})
-    for symbol, label in (("A", gettext("Penalty: ace")), ("K", gettext("Penalty: K, Q, J")),
+    for symbol, label in (("A", gettext("Penalty: ace")),
+                          ("K", gettext("Penalty: %(letters)s", letters=rank_letters("KQJ"))),
                           ("10", gettext("Penalty: 10")), ("JK", gettext("Penalty: joker"))):
         row(label, {f.id: str(f.penalties[symbol]) for f in fams})
     row(gettext("Penalty: 2–9"), {f.id: (str(f.penalties["2"]) if len({f.penalties[str(v)] for v in range(2, 10)}) == 1
@@ -191,6 +190,10 @@ def comparison_rows() -> list[dict[str, Any]]:
     row(gettext("When a discard can be bought"), {f.id: when[f.buy_when] for f in fams})
     row(gettext("Variants"), {f.id: ", ".join(gettext(v.name) for v in f.variants) for f in fams})
     return rows
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
 
 
 @bp.get("/rules/compare")
