@@ -1,0 +1,68 @@
+"""Browser tests: the app on a real server on loopback, driven in headless Chromium at a phone's size.
+
+They need Debian's chromium at /usr/bin/chromium; without it they are skipped, except under CI=true, where
+.ci/run has installed it and a missing browser is a failure. Screenshots land in screenshots/ (not committed).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    from werkzeug.serving import make_server
+
+    from referee.web import create_app
+
+    app = create_app({"TESTING": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run should have installed Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def context(browser):
+    ctx = browser.new_context(viewport=PHONE, locale="en-GB")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture()
+def page(context):
+    return context.new_page()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def fits_phone(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

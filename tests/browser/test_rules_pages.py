@@ -1,0 +1,50 @@
+import pytest
+
+from conftest import fits_phone, shot
+
+pytestmark = pytest.mark.browser
+
+FAMILIES = ["liverpool", "progressive", "contract"]
+LANGS = ["en", "es", "pt", "de"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("family", FAMILIES)
+def test_rules_page_reads_on_a_phone(page, live_server, family, lang):
+    page.goto(f"{live_server}/rules/{family}?lang={lang}")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.locator("h1").count() == 1
+    assert page.locator("#rule-joker-swap").count() == 1
+    assert fits_phone(page), "the page scrolls sideways at 390 px"
+    shot(page, f"rules-{family}-{lang}")
+
+
+def test_language_switch_is_remembered(page, live_server):
+    page.goto(f"{live_server}/rules/liverpool")
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.get_by_role("link", name="DE").click()
+    assert page.locator("html").get_attribute("lang") == "de"
+    page.goto(f"{live_server}/rules/compare")
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert fits_phone(page)
+    shot(page, "compare-de")
+
+
+def test_first_visit_follows_the_browser_language(browser, live_server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR")
+    page = ctx.new_page()
+    page.goto(f"{live_server}/")
+    assert page.locator("html").get_attribute("lang") == "pt"
+    ctx.close()
+
+
+def test_search_finds_and_links_to_the_rule(page, live_server):
+    page.goto(f"{live_server}/rules?lang=es")
+    page.get_by_label("Buscar en las reglas").fill("comodin")
+    page.get_by_role("button", name="Buscar").click()
+    first = page.locator("ol.results a").first
+    href = first.get_attribute("href")
+    assert "#" in href
+    first.click()
+    assert page.url.endswith(href.split("?")[0].split("/")[-1]) or "#" in page.url
+    shot(page, "search-es")
