@@ -12,6 +12,7 @@ import http.client
 import json
 import logging
 import statistics
+import tempfile
 import sys
 import threading
 import time
@@ -26,7 +27,9 @@ from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
-from referee.web import create_app  # noqa: E402
+from flask_migrate import upgrade  # noqa: E402
+
+from referee.web import create_app, games  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> float:
@@ -46,6 +49,16 @@ def line(label: str, samples: list[float], unit: str = "µs") -> tuple[float, fl
     med, p99 = stats(samples)
     print(f"  {label:<38} median {med * scale:9.1f} {unit}   p99 {p99 * scale:9.1f} {unit}   (n={len(samples)})")
     return med, p99
+
+
+def seeded_game(app) -> str:  # type: ignore[no-untyped-def]
+    """A four-player game three hands in, as a table would have it; returns its view token."""
+    with app.app_context():
+        game, _ = games.create_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
+        for n, out in ((1, 0), (2, 1), (3, 2)):
+            entries = {s: games.Entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
+            games.record_hand(game, n, out, entries)
+        return game.view_token
 
 
 def main() -> None:
@@ -72,20 +85,33 @@ def main() -> None:
           f"(median per hand {statistics.median(s / f for s, f in zip(slow, fast)):.0f}×)")
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    app = create_app({"TESTING": False})
+    tmp = tempfile.mkdtemp()
+    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
+    with app.app_context():
+        upgrade()
+    view = seeded_game(app)
     WSGIRequestHandler.protocol_version = "HTTP/1.1"  # keep the connection open between requests
     server = make_server("127.0.0.1", 0, app, threaded=True)
     port = server.server_port
     threading.Thread(target=server.serve_forever, daemon=True).start()
     conn = http.client.HTTPConnection("127.0.0.1", port)
 
-    def call(method: str, path: str, body: dict | None = None) -> None:
+    tag = [""]
+
+    def call(method: str, path: str, body: dict | None = None, headers: dict | None = None,
+             expect: int = 200) -> None:
         payload = json.dumps(body).encode() if body is not None else None
-        conn.request(method, path, body=payload, headers={"Content-Type": "application/json"} if payload else {})
+        sent = dict(headers or {}) | ({"Content-Type": "application/json"} if payload else {})
+        conn.request(method, path, body=payload, headers=sent)
         resp = conn.getresponse()
         resp.read()
-        if resp.status != 200:
+        if resp.status != expect:
             raise SystemExit(f"{path}: HTTP {resp.status}")
+
+    conn.request("GET", f"/g/{view}/board")
+    first = conn.getresponse()
+    first.read()
+    tag[0] = first.getheader("ETag") or ""
 
     def body(r, h, extra):  # type: ignore[no-untyped-def]
         return {"ruleset": r.family.id, "hand": h, "players": r.players} | extra
@@ -102,11 +128,19 @@ def main() -> None:
             health.append(timed(lambda: call("GET", "/healthz")))
             checked.append(timed(lambda: call("POST", "/api/v1/check", cb)))
             arranged_http.append(timed(lambda: call("POST", "/api/v1/arrange", ab)))
+    page, poll = [], []
+    for _ in range(rounds * 80):
+        health.append(timed(lambda: call("GET", "/healthz")))
+        page.append(timed(lambda: call("GET", f"/g/{view}")))
+        poll.append(timed(lambda: call("GET", f"/g/{view}/board", headers={"If-None-Match": tag[0]}, expect=304)))
     h_med, h_p99 = line("GET /healthz", health)
     c_med, c_p99 = line("POST /api/v1/check", checked)
     a_med, a_p99 = line("POST /api/v1/arrange", arranged_http)
+    p_med, p_p99 = line("GET /g/<view> (scoreboard page)", page)
+    q_med, q_p99 = line("GET /g/<view>/board, unchanged (304)", poll)
     print(f"  ratio to /healthz (median / p99): check {c_med / h_med:.2f}× / {c_p99 / h_p99:.2f}×, "
-          f"arrange {a_med / h_med:.2f}× / {a_p99 / h_p99:.2f}×")
+          f"arrange {a_med / h_med:.2f}× / {a_p99 / h_p99:.2f}×, scoreboard {p_med / h_med:.2f}× / "
+          f"{p_p99 / h_p99:.2f}×, unchanged poll {q_med / h_med:.2f}× / {q_p99 / h_p99:.2f}×")
     server.shutdown()
 
     print("targets")

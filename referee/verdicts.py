@@ -77,6 +77,7 @@ CODES: dict[str, Code] = {
     "shanghai_blocked": Code("rule-buying", N_("A \"Shanghai\" call blocked the buy.")),
     "own_discard": Code("rule-buying", N_("The player who discarded the card may not buy it back.")),
     "limit_reached": Code("rule-buy-limit", N_("No buys left this hand for: %(players)s.")),
+    "buy_recorded": Code("rule-buying", N_("A buy is recorded for %(player)s.")),
     "nobody_eligible": Code("rule-buying", N_("Nobody who asked may take the discard: %(players)s.")),
 }
 

@@ -1,28 +1,66 @@
+"""Fixtures: the app on a fresh database for every test, SQLite by default and PostgreSQL too when
+TEST_POSTGRES_URL names a server (.ci/run starts one; under CI=true a missing server is a failure)."""
+
 from __future__ import annotations
 
+import os
+
 import pytest
+from flask_migrate import upgrade
+from sqlalchemy import create_engine, text
 
-from referee.cards import Card, parse_cards
-from referee.families import Rules, resolve
 from referee.web import create_app
+from referee.web.models import db
+
+POSTGRES = os.environ.get("TEST_POSTGRES_URL")
+TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games")
 
 
-def cards(text: str) -> list[Card]:
-    return parse_cards(text)
+def backends():
+    yield "sqlite"
+    if POSTGRES or os.environ.get("CI") == "true":
+        yield "postgres"
 
 
-def melds(text: str) -> list[list[Card]]:
-    """``"7h 7d JK | 5c 6c 7c 8c"`` → two melds."""
-    return [parse_cards(part) for part in text.split("|")]
+@pytest.fixture(scope="session")
+def postgres_schema():
+    """Migrate the PostgreSQL test database once a session (the migrations themselves are under test)."""
+    if not POSTGRES:
+        pytest.fail("CI=true but TEST_POSTGRES_URL is not set: .ci/run should have started PostgreSQL")
+    engine = create_engine(POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+    engine.dispose()
+    app = create_app({"TESTING": True, "DATABASE_URL": POSTGRES})
+    with app.app_context():
+        upgrade()
+    return POSTGRES
 
 
-def rules(family: str = "liverpool", *variants: str, players: int | None = None, **options: object) -> Rules:
-    return resolve(family, list(variants), options, players)
+def make_app(request, tmp_path, backend):
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"}
+    if backend == "postgres":
+        url = request.getfixturevalue("postgres_schema")
+        config["DATABASE_URL"] = url
+        app = create_app(config)
+        with app.app_context():
+            db.session.execute(text("TRUNCATE " + ", ".join(TABLES) + " RESTART IDENTITY CASCADE"))
+            db.session.commit()
+    else:
+        config["DATABASE_URL"] = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        app = create_app(config)
+        with app.app_context():
+            upgrade()
+    return app
 
 
-@pytest.fixture()
-def app():
-    return create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
+@pytest.fixture(params=list(backends()))
+def app(request, tmp_path):
+    app = make_app(request, tmp_path, request.param)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture()

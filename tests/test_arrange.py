@@ -2,7 +2,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import cards, rules
+from tests.kit import cards, rules
 from referee.arrange import arrange, brute_force
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check

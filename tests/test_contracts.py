@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import melds, rules
+from tests.kit import melds, rules
 from referee.contracts import check
 
 

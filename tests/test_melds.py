@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import cards, rules
+from tests.kit import cards, rules
 from referee.melds import analyze
 
 

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import rules
+from tests.kit import rules
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check
 from referee.melds import analyze

@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import cards, rules
+from tests.kit import cards, rules
 from referee.cards import Card
 from referee.scoring import penalty, possible_totals, standings
 from referee.table import TableError, buy, deal_order, layoff, swap

@@ -59,6 +59,8 @@ ERRORS: dict[str, str] = {
     "bad_count": N_("The buys used by %(name)s must be a whole number, 0 or more."),
     "meld_invalid": N_("The meld on the table is not valid itself: check it first."),
     "not_found": N_("Not found."),
+    "unauthorized": N_("This needs the game's link token: send it as Authorization: Bearer <token>."),
+    "forbidden": N_("This token does not open this game, or it is a view token and cannot change it."),
     "method_not_allowed": N_("This method is not allowed here."),
 }
 
@@ -97,25 +99,25 @@ def body() -> dict[str, Any]:
     return data
 
 
-def with_lang(view: Callable[[dict[str, Any]], Any]) -> Callable[[], Any]:
+def with_lang(view: Callable[..., Any]) -> Callable[..., Any]:
     """Read the body, and answer in the language it asks for (``"lang"``), else the request's. Errors are
     worded inside that language too."""
 
-    def answer(data: dict[str, Any]) -> Any:
+    def answer(data: dict[str, Any], **kwargs: Any) -> Any:
         try:
-            return view(data)
+            return view(data, **kwargs)
         except ApiError as e:
             return jsonify(error_body(e.code, e.field, e.params)), e.status
         except (RulesError, table.TableError) as e:
             return jsonify(error_body(e.code, e.field, dict(e.params))), 400
 
-    def wrapped() -> Any:
+    def wrapped(**kwargs: Any) -> Any:
         data = body()
         asked = data.get("lang")
         if isinstance(asked, str) and asked in ("en", "es", "pt", "de"):
             with force_locale(asked):
-                return answer(data)
-        return answer(data)
+                return answer(data, **kwargs)
+        return answer(data, **kwargs)
 
     wrapped.__name__ = view.__name__
     return wrapped
@@ -367,3 +369,174 @@ def _not_allowed(e: Exception) -> Any:
         return jsonify(error_body("method_not_allowed", None, {})), 405
     return e
 
+
+
+# ------------------------------------------------------------------------------------------------ games
+def _game_error(e: Any) -> tuple[Response, int]:
+    from .games_web import game_error_text
+
+    body = {"error": {"code": e.code, "message": game_error_text(e), "field": e.field}}
+    return jsonify(body), e.status
+
+
+def _bearer() -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None
+    return None
+
+
+def _game_for(game_id: str, write: bool) -> Any:
+    from . import games
+
+    token = _bearer()
+    if token is None:
+        raise ApiError("unauthorized", None, 401)
+    found = games.find(token)
+    if found is None or found[0].id != game_id:
+        raise ApiError("forbidden", None, 403)
+    game, can_edit = found
+    if write and not can_edit:
+        raise ApiError("forbidden", None, 403)
+    return game
+
+
+def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
+    from . import games
+
+    st = games.state(game)
+    out: dict[str, Any] = {
+        "id": game.id,
+        "ruleset": game.family,
+        "variants": list(game.variants),
+        "options": dict(game.options),
+        "players": st.names,
+        "settings": {"decks": st.rules.decks, "jokers": st.rules.jokers, "hands": len(st.rules.hands),
+                     "buy_limit": st.rules.buy_limit, "first_dealer": st.names[game.first_dealer]},
+        "version": game.version,
+        "hands": [{"hand": h.number, "out": h.out, "penalties": h.penalties, "leftovers": h.cards} for h in st.hands],
+        "totals": st.totals,
+        "current_hand": st.current,
+        "finished": st.finished,
+    }
+    if st.current is not None:
+        spec = st.rules.hand(st.current)
+        out |= {"dealer": st.dealer, "cutter": st.cutter, "first_player": st.first,
+                "contract": {"notation": spec.contract.notation, "deal": spec.deal,
+                             "no_discard": spec.contract.no_discard},
+                "buys": dict(st.buys), "down": sorted(st.down)}
+    if st.result is not None:
+        out["standings"] = [{"player": s.player, "total": s.total, "place": s.place} for s in st.result.standings]
+    if st.finished and st.result is not None:
+        out["winner"] = st.result.winners[0] if len(st.result.winners) == 1 else None
+        out["winners"] = list(st.result.winners)
+        out["decided_by"] = st.result.decided_by
+    out["can_edit"] = can_edit
+    return out
+
+
+@bp.post("/games")
+@with_lang
+def create_game(data: dict[str, Any]) -> Any:
+    from . import games
+
+    try:
+        game, edit = games.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+                                       need(data, "players"), data.get("first_dealer", 0), via="api")
+    except games.GameError as e:
+        return _game_error(e)
+    return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
+                    "edit_url": url_for("games.play", token=edit, _external=True),
+                    "view_url": url_for("games.play", token=game.view_token, _external=True)}), 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Any:
+    from . import games
+
+    game = _game_for(game_id, write=False)
+    can_edit = games.token_hash(_bearer() or "") == game.edit_hash
+    return jsonify(game_json(game, can_edit))
+
+
+def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
+    from .games import Entry, GameError
+
+    seat = {p.name: p.seat for p in game.players}
+    out = data.get("out")
+    if out is not None and out not in seat:
+        raise GameError("unknown_player", "out", status=422, name=str(out)[:40])
+    leftovers = data.get("leftovers") or {}
+    if not isinstance(leftovers, dict):
+        raise ApiError("wrong_type", "leftovers", expected=N_("an object of names and cards"))
+    entries = {}
+    for name, cards in leftovers.items():
+        if name not in seat:
+            raise GameError("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
+        if isinstance(cards, int) and not isinstance(cards, bool):
+            entries[seat[name]] = Entry(total=cards)
+        elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 40:
+            entries[seat[name]] = Entry(cards=cards or None)
+        else:
+            raise ApiError("wrong_type", f"leftovers.{str(name)[:40]}", expected=N_("a list of cards or a total"))
+    return (None if out is None else seat[out]), entries
+
+
+@bp.post("/games/<game_id>/hands")
+@with_lang
+def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
+    from . import games
+
+    game = _game_for(game_id, write=True)
+    try:
+        number = int_field(data, "hand")
+        out, entries = _api_entries(game, data)
+        hand = games.record_hand(game, number, out, entries, via="api")  # type: ignore[arg-type]
+    except games.GameError as e:
+        resp, status = _game_error(e)
+        if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
+            return jsonify(resp.get_json() | {"recorded": game_json(game, True)["hands"]}), 409
+        return resp, status
+    names = [p.name for p in game.players]
+    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
+                    "totals": games.state(game).totals, "version": game.version}), 201
+
+
+@bp.put("/games/<game_id>/hands/<int:number>")
+@with_lang
+def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
+    from . import games
+
+    game = _game_for(game_id, write=True)
+    expected = data.get("version")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise ApiError("wrong_type", "version", expected=N_("a whole number"))
+    try:
+        out, entries = _api_entries(game, data)
+        hand = games.correct_hand(game, number, out, entries, expected, via="api")
+    except games.GameError as e:
+        return _game_error(e)
+    names = [p.name for p in game.players]
+    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
+                    "totals": games.state(game).totals, "version": game.version}), 200
+
+
+@bp.post("/games/<game_id>/buys")
+@with_lang
+def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
+    from . import games
+
+    game = _game_for(game_id, write=True)
+    seat = {p.name: p.seat for p in game.players}
+    player = need(data, "player")
+    if player not in seat:
+        return _game_error(games.GameError("unknown_player", "player", status=422, name=str(player)[:40]))
+    try:
+        number = int_field(data, "hand")
+        outcome = games.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
+    except games.GameError as e:
+        return _game_error(e)
+    body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
+            "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",
+            "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}
+    return jsonify(body), 201 if outcome.added else 409

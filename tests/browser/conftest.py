@@ -8,22 +8,23 @@ from __future__ import annotations
 
 import os
 import threading
-from pathlib import Path
-
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-PHONE = {"width": 390, "height": 844}
+from tests.browser.browserkit import PHONE
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
+    from flask_migrate import upgrade
     from werkzeug.serving import make_server
 
     from referee.web import create_app
 
-    app = create_app({"TESTING": True})
+    db_file = tmp_path_factory.mktemp("live") / "live.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db_file}", "SECRET_KEY": "browser-tests"})
+    with app.app_context():
+        upgrade()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -57,12 +58,3 @@ def context(browser):
 @pytest.fixture()
 def page(context):
     return context.new_page()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
-
-
-def fits_phone(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import fits_phone, shot
+from tests.browser.browserkit import fits_phone, shot
 
 pytestmark = pytest.mark.browser
 

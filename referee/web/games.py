@@ -1,0 +1,501 @@
+"""The scoreboard's work on the database: create a game, record and correct hands, buys, who has gone down,
+undo, export and import. Every rule fact comes from the engine (``referee``); every change is kept in the
+game's history.
+
+Writes to one game are serialised: each starts by bumping the game's version (an UPDATE that takes the row's
+write lock on PostgreSQL and the database's on SQLite), so two phones never both pass a check that only one
+of them may pass; and two phones recording the same hand meet the (game, hand) unique constraint.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import secrets
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+from ..cards import Card, CardError, Rank, Suit
+from ..families import FAMILIES, Rules, RulesError, resolve
+from ..scoring import possible_totals, standings
+from ..table import buy as buy_ruling
+from ..table import deal_order
+from .models import Buy, Change, Down, Game, Hand, Player, Result, db, now
+
+EXPORT_FORMAT = 1
+
+
+class GameError(ValueError):
+    """Input the scoreboard refuses; ``code`` names a message, ``field`` the input, ``status`` the HTTP status."""
+
+    def __init__(self, code: str, field: str | None = None, status: int = 422, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.field = field
+        self.status = status
+        self.params = params
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+# ------------------------------------------------------------------------------------------------ create
+def clean_names(names: list[Any], fam_id: str) -> list[str]:
+    fam = FAMILIES[fam_id]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise GameError("bad_players", "players", status=400)
+    out = [" ".join(n.split()) for n in names]
+    if any(not n for n in out):
+        raise GameError("empty_name", "players")
+    if any(len(n) > 40 for n in out):
+        raise GameError("long_name", "players", maximum=40)
+    if len({n.casefold() for n in out}) != len(out):
+        raise GameError("duplicate_name", "players")
+    if not fam.players[0] <= len(out) <= fam.players[1]:
+        raise GameError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+    return out
+
+
+def create_game(family: Any, variants: Any, options: Any, names: list[Any], first_dealer: int = 0,
+                via: str = "edit link") -> tuple[Game, str]:
+    """A new game; returns it with its edit token (only its hash is stored)."""
+    if not isinstance(family, str) or family not in FAMILIES:
+        raise GameError("unknown_ruleset", "ruleset", status=400, ruleset=str(family)[:40])
+    players = clean_names(names, family)
+    try:
+        rules = resolve(family, variants or [], options or {}, len(players))
+    except RulesError as e:
+        raise GameError(e.code, e.field, status=400, **e.params) from None
+    if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
+        raise GameError("bad_dealer", "first_dealer", status=400)
+    edit = new_token()
+    game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
+                options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
+                view_token=new_token())
+    game.players = [Player(seat=i, name=n) for i, n in enumerate(players)]
+    db.session.add(game)
+    db.session.add(Change(game_id=game.id, via=via, kind="created"))
+    db.session.commit()
+    return game, edit
+
+
+def find(token: str) -> tuple[Game, bool] | None:
+    """The game a link opens, and whether the link may change it."""
+    if not token or len(token) > 64:
+        return None
+    game = db.session.execute(db.select(Game).where(Game.edit_hash == token_hash(token))).scalar_one_or_none()
+    if game is not None:
+        return game, True
+    game = db.session.execute(db.select(Game).where(Game.view_token == token)).scalar_one_or_none()
+    return (game, False) if game is not None else None
+
+
+def rules_of(game: Game) -> Rules:
+    return resolve(game.family, game.variants, game.options, len(game.players))
+
+
+# ------------------------------------------------------------------------------------------------ state
+@dataclass
+class HandRow:
+    number: int
+    out: str | None  # the player who went out; None: the stock ran out
+    penalties: dict[str, int]
+    cards: dict[str, list[str] | None]
+
+
+@dataclass
+class State:
+    game: Game
+    rules: Rules
+    names: list[str]
+    hands: list[HandRow]
+    totals: dict[str, int]
+    running: dict[str, list[int]]  # totals after each hand, for the chart
+    current: int | None  # the hand being played; None when the game is over
+    finished: bool
+    dealer: str | None = None
+    cutter: str | None = None
+    first: str | None = None
+    buys: dict[str, int] = field(default_factory=dict)  # this hand
+    down: set[str] = field(default_factory=set)  # this hand
+    leaders: list[str] = field(default_factory=list)
+    result: Any = None  # scoring.Result
+
+
+def state(game: Game) -> State:
+    rules = rules_of(game)
+    names = [p.name for p in game.players]
+    rows = []
+    for h in game.hands:
+        pen = {names[r.seat]: r.penalty for r in h.results}
+        rows.append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat], pen,
+                            {names[r.seat]: r.cards for r in h.results}))
+    totals = {n: 0 for n in names}
+    running: dict[str, list[int]] = {n: [] for n in names}
+    for row in rows:
+        for n in names:
+            totals[n] += row.penalties.get(n, 0)
+            running[n].append(totals[n])
+    finished = len(rows) >= len(rules.hands)
+    current = None if finished else len(rows) + 1
+    st = State(game, rules, names, rows, totals, running, current, finished)
+    if current is not None:
+        order = deal_order(rules, names, current, game.first_dealer)
+        st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
+        st.buys = Counter(names[b.seat] for b in game.buys if b.hand_number == current)
+        st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
+    if rows:
+        st.result = standings(rules, names, [r.penalties for r in rows])
+        best = min(totals.values())
+        st.leaders = [n for n in names if totals[n] == best]
+    return st
+
+
+# ------------------------------------------------------------------------------------------- leftovers
+def parse_leftover(token: str) -> tuple[Rank | None, Suit | None]:
+    """A card left in hand: a rank alone (suits do not score), a full card, or a joker."""
+    t = token.strip().upper()
+    try:
+        card = Card.parse(t)
+        return card.rank, card.suit
+    except CardError:
+        pass
+    try:
+        return Rank.parse(t), None
+    except CardError:
+        raise GameError("bad_card", text=token[:20]) from None
+
+
+def points_of(rules: Rules, rank: Rank | None) -> int:
+    card = Card.parse("JK") if rank is None else Card.parse(rank.symbol + "S")
+    return rules.points(card)
+
+
+def normalise(tokens: list[str]) -> list[str]:
+    out = []
+    for t in tokens:
+        rank, suit = parse_leftover(t)
+        out.append("JK" if rank is None else rank.symbol + (suit.value if suit else ""))
+    return out
+
+
+@dataclass
+class Entry:
+    """One player's leftovers as entered: cards (tapped), or a typed total."""
+
+    cards: list[str] | None = None
+    total: int | None = None
+
+
+def score_hand(game: Game, rules: Rules, number: int, out_seat: int | None,
+               entries: dict[int, Entry]) -> list[Result]:
+    """Check a hand's entries and work out the penalties. Refuses what cannot be: cards for the player who
+    went out, more copies than the pack, a total no cards could make, more cards than a player could hold."""
+    n_players = len(game.players)
+    if out_seat is not None and not 0 <= out_seat < n_players:
+        raise GameError("bad_out", "out")
+    if out_seat is None and rules.stock_exhausted != "end_hand":
+        raise GameError("nobody_out", "out", status=422)
+    spec = rules.hand(number)
+    buys = Counter(b.seat for b in game.buys if b.hand_number == number)
+    results = []
+    pack: Counter[tuple[Rank | None, Suit | None]] = Counter()
+    for seat in range(n_players):
+        entry = entries.get(seat, Entry())
+        field_name = f"cards_{seat}"
+        name = game.players[seat].name
+        if seat == out_seat:
+            if entry.cards or entry.total:
+                raise GameError("out_has_cards", field_name, player=name)
+            results.append(Result(seat=seat, penalty=0, cards=[]))
+            continue
+        holds = spec.deal + 1 + 2 * buys[seat]  # the most cards this player could hold at the end
+        if entry.cards:
+            cards = normalise(entry.cards)
+            if len(cards) > holds:
+                raise GameError("too_many_cards", field_name, player=name, maximum=holds)
+            for c in cards:
+                pack[parse_leftover(c)] += 1
+            penalty = sum(points_of(rules, parse_leftover(c)[0]) for c in cards)
+            if entry.total is not None and entry.total != penalty:
+                raise GameError("total_disagrees", f"total_{seat}", player=name, total=entry.total, cards=penalty)
+            results.append(Result(seat=seat, penalty=penalty, cards=cards))
+        elif entry.total is not None:
+            if entry.total < 0 or entry.total not in possible_totals(rules, holds):
+                raise GameError("impossible_total", f"total_{seat}", player=name, total=entry.total)
+            results.append(Result(seat=seat, penalty=entry.total, cards=None))
+        else:
+            raise GameError("missing_cards", field_name, player=name)
+    _check_pack(rules, pack)
+    return results
+
+
+def _check_pack(rules: Rules, pack: Counter[tuple[Rank | None, Suit | None]]) -> None:
+    jokers = pack.get((None, None), 0)
+    if jokers > rules.jokers:
+        raise GameError("too_many_copies", "cards", card="JK", count=jokers, copies=rules.jokers)
+    for rank in Rank:
+        for suit in Suit:
+            if pack.get((rank, suit), 0) > rules.decks:
+                raise GameError("too_many_copies", "cards", card=rank.symbol + suit.value,
+                                count=pack[(rank, suit)], copies=rules.decks)
+        of_rank = sum(n for (r, _), n in pack.items() if r == rank)
+        if of_rank > rules.decks * 4:
+            raise GameError("too_many_copies", "cards", card=rank.symbol, count=of_rank, copies=rules.decks * 4)
+
+
+# ------------------------------------------------------------------------------------------- writes
+def _lock(game: Game, expected: int | None = None) -> None:
+    """Start a write: bump the version (serialising writers to this game); refuse a stale page."""
+    stmt = update(Game).where(Game.id == game.id)
+    if expected is not None:
+        stmt = stmt.where(Game.version == expected)
+    done = db.session.execute(stmt.values(version=Game.version + 1, updated_at=now()))
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise GameError("stale", None, status=409)
+    db.session.refresh(game)
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    return {"out_seat": hand.out_seat,
+            "results": [{"seat": r.seat, "penalty": r.penalty, "cards": r.cards} for r in hand.results]}
+
+
+def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
+                via: str = "edit link") -> Hand:
+    rules = rules_of(game)
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise GameError("bad_hand", "hand", status=400)
+    recorded = len(game.hands)
+    if number <= recorded:
+        raise GameError("already_recorded", "hand", status=409, hand=number)
+    if number > len(rules.hands):
+        raise GameError("past_last_hand", "hand", hand=number, hands=len(rules.hands))
+    if number != recorded + 1:
+        raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
+    results = score_hand(game, rules, number, out_seat, entries)
+    try:
+        _lock(game)
+        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results)
+        db.session.add(hand)
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
+                              after=_snapshot(hand)))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise GameError("already_recorded", "hand", status=409, hand=number) from None
+    return hand
+
+
+def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
+                 expected_version: int | None, via: str = "edit link") -> Hand:
+    rules = rules_of(game)
+    hand = next((h for h in game.hands if h.number == number), None)
+    if hand is None:
+        raise GameError("no_such_hand", "hand", status=404, hand=number)
+    results = score_hand(game, rules, number, out_seat, entries)
+    before = _snapshot(hand)
+    _lock(game, expected_version)
+    hand = next(h for h in game.hands if h.number == number)
+    hand.out_seat = out_seat
+    hand.results.clear()
+    db.session.flush()
+    hand.results.extend(results)
+    db.session.flush()
+    db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
+                          after=_snapshot(hand)))
+    db.session.commit()
+    return hand
+
+
+@dataclass
+class BuyOutcome:
+    added: bool
+    reason: str  # a verdicts code
+    params: dict[str, Any]
+    left: int | None
+
+
+def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
+    """One more buy for a player in the current hand, if the family's limit allows it."""
+    rules = rules_of(game)
+    st = state(game)
+    if st.current is None or number != st.current:
+        raise GameError("not_current_hand", "hand", status=409, hand=number)
+    if not 0 <= seat < len(game.players):
+        raise GameError("unknown_player", "player", status=400, name=str(seat))
+    _lock(game)
+    used = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
+        Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
+    limit = rules.buy_limit
+    name = game.players[seat].name
+    if limit == 0:
+        db.session.rollback()
+        return BuyOutcome(False, "no_buying", {}, 0)
+    if limit is not None and used >= limit:
+        db.session.rollback()
+        return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+    db.session.add(Buy(game_id=game.id, hand_number=number, seat=seat))
+    db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
+    db.session.commit()
+    return BuyOutcome(True, "buy_recorded", {"player": name}, None if limit is None else limit - used - 1)
+
+
+def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
+    _lock(game)
+    last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                   Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+    if last is None:
+        db.session.rollback()
+        return False
+    db.session.delete(last)
+    db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
+    db.session.commit()
+    return True
+
+
+def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link") -> None:
+    _lock(game)
+    row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
+                                                   Down.seat == seat)).scalar_one_or_none()
+    if down and row is None:
+        db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
+    elif not down and row is not None:
+        db.session.delete(row)
+    else:
+        db.session.rollback()
+        return
+    db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
+                          hand_number=number, seat=seat))
+    db.session.commit()
+
+
+UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared")
+
+
+def last_change(game: Game) -> Change | None:
+    return next((c for c in reversed(game.changes) if c.kind in UNDOABLE and not c.undone), None)
+
+
+def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
+    change = last_change(game)
+    if change is None:
+        raise GameError("nothing_to_undo", None, status=409)
+    _lock(game, expected_version)
+    n, seat = change.hand_number, change.seat
+    if change.kind == "hand_recorded":
+        hand = next(h for h in game.hands if h.number == n)
+        if any(h.number > n for h in game.hands):
+            db.session.rollback()
+            raise GameError("undo_blocked", None, status=409)
+        game.hands.remove(hand)
+    elif change.kind == "hand_corrected":
+        hand = next(h for h in game.hands if h.number == n)
+        hand.out_seat = change.before["out_seat"]
+        hand.results.clear()
+        db.session.flush()
+        hand.results.extend(Result(seat=r["seat"], penalty=r["penalty"], cards=r["cards"])
+                            for r in change.before["results"])
+    elif change.kind == "buy_added":
+        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
+                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+        if last is not None:
+            db.session.delete(last)
+    elif change.kind == "buy_removed":
+        db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
+    elif change.kind in ("down_set", "down_cleared"):
+        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == n,
+                                                       Down.seat == seat)).scalar_one_or_none()
+        if change.kind == "down_set" and row is not None:
+            db.session.delete(row)
+        elif change.kind == "down_cleared" and row is None:
+            db.session.add(Down(game_id=game.id, hand_number=n, seat=seat))
+    change.undone = True
+    db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=n, seat=seat,
+                          before={"undid": change.id, "kind": change.kind}))
+    db.session.commit()
+    return change
+
+
+def delete_game(game: Game) -> None:
+    db.session.delete(game)
+    db.session.commit()
+
+
+# ------------------------------------------------------------------------------------------ export / import
+def export_data(game: Game) -> dict[str, Any]:
+    st = state(game)
+    return {
+        "format": EXPORT_FORMAT,
+        "ruleset": game.family,
+        "variants": list(game.variants),
+        "options": dict(game.options),
+        "players": st.names,
+        "first_dealer": game.first_dealer,
+        "created_at": game.created_at.isoformat() if game.created_at else None,
+        "hands": [{"hand": h.number, "out": None if h.out_seat is None else st.names[h.out_seat],
+                   "leftovers": {st.names[r.seat]: r.cards for r in h.results if r.seat != h.out_seat},
+                   "penalties": {st.names[r.seat]: r.penalty for r in h.results}} for h in game.hands],
+        "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
+        "down": [{"hand": d.hand_number, "player": st.names[d.seat]} for d in game.downs],
+        "totals": st.totals,
+        "winners": list(st.result.winners) if st.finished and st.result else None,
+    }
+
+
+def import_data(data: Any) -> tuple[Game, str]:
+    """A new game that is exactly the exported one (its hands, typed totals, buys and who went down)."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise GameError("bad_import", None, status=400)
+    names = data.get("players")
+    game, edit = create_game(data.get("ruleset"), data.get("variants"), data.get("options"), names,
+                             data.get("first_dealer", 0), via="import")
+    seat = {n: i for i, n in enumerate(game.players[i].name for i in range(len(game.players)))}
+    try:
+        for b in data.get("buys") or []:
+            db.session.add(Buy(game_id=game.id, hand_number=int(b["hand"]), seat=seat[b["player"]]))
+        for d in data.get("down") or []:
+            db.session.add(Down(game_id=game.id, hand_number=int(d["hand"]), seat=seat[d["player"]]))
+        db.session.commit()
+        for h in data.get("hands") or []:
+            out = h.get("out")
+            entries = {}
+            for name, cards in (h.get("leftovers") or {}).items():
+                if cards is None:
+                    entries[seat[name]] = Entry(total=int(h["penalties"][name]))
+                else:
+                    entries[seat[name]] = Entry(cards=list(cards))
+            record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import")
+    except (KeyError, TypeError, ValueError) as e:
+        db.session.rollback()
+        delete_game(game)
+        if isinstance(e, GameError):
+            raise
+        raise GameError("bad_import", None, status=400) from None
+    except GameError:
+        delete_game(game)
+        raise
+    return game, edit
+
+
+def export_csv(game: Game) -> str:
+    st = state(game)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["hand", "out", *st.names])
+    for row in st.hands:
+        w.writerow([row.number, row.out or "", *[row.penalties.get(n, 0) for n in st.names]])
+    w.writerow(["total", "", *[st.totals[n] for n in st.names]])
+    return buf.getvalue()

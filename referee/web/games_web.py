@@ -1,0 +1,519 @@
+"""The scoreboard pages: start a game, play it hand by hand, correct it, share it, finish it.
+
+Links: ``/g/<token>`` opens a game; the edit token changes it, the view token only shows it. Forms post and
+redirect (so a reload never records twice); the board polls ``/g/<token>/board``, which answers 304 while
+nothing changed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import segno
+from flask import (Blueprint, Response, abort, flash, g, make_response, redirect, render_template, request,
+                   url_for)
+from flask_babel import gettext
+from markupsafe import Markup
+
+from ..families import FAMILIES, OPTIONS, resolve
+from ..i18n import N_
+from ..verdicts import CODES
+from . import games
+from .games import Entry, GameError
+from .i18n import lang, message
+from .pages import contract_words, option_label, option_value
+
+bp = Blueprint("games", __name__)
+
+MY_GAMES = "my_games"
+MAX_REMEMBERED = 30
+
+GAME_ERRORS: dict[str, str] = {
+    "bad_players": N_("Players are a list of names."),
+    "empty_name": N_("Every player needs a name."),
+    "long_name": N_("Names can be at most %(maximum)s characters."),
+    "duplicate_name": N_("Two players have the same name."),
+    "players_out_of_range": N_("This rule family is played by %(minimum)s to %(maximum)s players."),
+    "unknown_ruleset": N_("Unknown rule family %(ruleset)s: choose liverpool, progressive or contract."),
+    "bad_dealer": N_("The first dealer must be one of the players."),
+    "bad_out": N_("Choose who went out."),
+    "nobody_out": N_("Choose who went out. (The hand ends with the stock only where that house rule is on.)"),
+    "out_has_cards": N_("%(player)s went out and has no cards left: leave their cards empty."),
+    "too_many_cards": N_("%(player)s cannot hold more than %(maximum)s cards at the end of this hand."),
+    "total_disagrees": N_("%(player)s: the typed total %(total)s does not match the cards (%(cards)s)."),
+    "impossible_total": N_("%(player)s: no cards left in hand could make %(total)s points."),
+    "missing_cards": N_("Enter the cards %(player)s has left, or their total."),
+    "too_many_copies": N_("Too many copies of %(card)s: %(count)s entered, but the pack holds %(copies)s."),
+    "bad_card": N_("%(text)s is not a card. Write a rank (A 2-10 J Q K, or T for ten), a suit if you like (S H D C "
+                   "or ♠ ♥ ♦ ♣), or JK for a joker."),
+    "bad_hand": N_("The hand must be a number."),
+    "already_recorded": N_("Hand %(hand)s is already recorded (maybe from another phone): here it is."),
+    "past_last_hand": N_("There is no hand %(hand)s: this game has %(hands)s hands."),
+    "not_next_hand": N_("Hand %(next)s comes first: record the hands in order."),
+    "no_such_hand": N_("Hand %(hand)s is not recorded yet."),
+    "not_current_hand": N_("Buys and who went down are kept for the hand being played (hand %(hand)s is not)."),
+    "unknown_player": N_("%(name)s is not at this table."),
+    "stale": N_("Someone changed this game since you opened this page; nothing was saved. Here is the game as "
+                "it is now."),
+    "nothing_to_undo": N_("There is nothing to undo."),
+    "undo_blocked": N_("Undo the later hands first."),
+    "bad_import": N_("This is not a game exported from this app."),
+    "unknown_variant": N_("This rule family has no variant %(variant)s."),
+    "unknown_option": N_("This rule family has no house rule %(option)s."),
+    "option_type": N_("The house rule %(option)s must be %(expected)s."),
+    "option_range": N_("The house rule %(option)s must be a whole number from %(minimum)s to %(maximum)s."),
+    "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
+    "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
+    "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
+    "bad_variants": N_("Variants are a list of names."),
+    "bad_options": N_("House rules are an object of names and values."),
+}
+
+CHANGE_WORDS = {
+    "created": N_("Game started"),
+    "hand_recorded": N_("Hand %(hand)s recorded"),
+    "hand_corrected": N_("Hand %(hand)s corrected"),
+    "buy_added": N_("Buy for %(player)s in hand %(hand)s"),
+    "buy_removed": N_("Buy taken back for %(player)s in hand %(hand)s"),
+    "down_set": N_("%(player)s went down in hand %(hand)s"),
+    "down_cleared": N_("%(player)s not down in hand %(hand)s"),
+    "undo": N_("Undo"),
+}
+VIA_WORDS = {"edit link": N_("edit link"), "api": N_("API"), "import": N_("import")}
+
+
+def game_error_text(e: GameError) -> str:
+    params = {k: (", ".join(map(str, v)) if isinstance(v, list) else v) for k, v in e.params.items()}
+    try:
+        return gettext(GAME_ERRORS[e.code]) % params
+    except (KeyError, TypeError, ValueError):
+        return gettext(GAME_ERRORS.get(e.code, GAME_ERRORS["bad_import"]))
+
+
+# ------------------------------------------------------------------------------------------ my games
+def remembered() -> list[str]:
+    try:
+        tokens = json.loads(request.cookies.get(MY_GAMES, "[]"))
+    except ValueError:
+        return []
+    return [t for t in tokens if isinstance(t, str)][:MAX_REMEMBERED] if isinstance(tokens, list) else []
+
+
+def remember(resp: Response, token: str) -> Response:
+    tokens = [token] + [t for t in remembered() if t != token]
+    resp.set_cookie(MY_GAMES, json.dumps(tokens[:MAX_REMEMBERED]), max_age=400 * 24 * 3600, httponly=True,
+                    samesite="Lax", secure=request.is_secure)
+    return resp
+
+
+def forget(resp: Response, token: str) -> Response:
+    tokens = [t for t in remembered() if t != token]
+    resp.set_cookie(MY_GAMES, json.dumps(tokens), max_age=400 * 24 * 3600, httponly=True, samesite="Lax",
+                    secure=request.is_secure)
+    return resp
+
+
+@bp.get("/games")
+def mine() -> str:
+    rows = []
+    for token in remembered():
+        found = games.find(token)
+        if found is None:
+            continue
+        game, can_edit = found
+        st = games.state(game)
+        rows.append({"token": token, "can_edit": can_edit, "names": st.names, "family": FAMILIES[game.family].name,
+                     "hand": st.current, "finished": st.finished, "updated": game.updated_at})
+    return render_template("games/mine.html", rows=rows)
+
+
+@bp.post("/games/forget")
+def forget_game() -> Response:
+    token = request.form.get("token", "")
+    resp = redirect(url_for("games.mine"))
+    return forget(resp, token)
+
+
+# ------------------------------------------------------------------------------------------ new game
+def default_names(n: int) -> list[str]:
+    return [gettext("Player %(n)s", n=i + 1) for i in range(n)]
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Any:
+    fam_id = request.values.get("family", "liverpool")
+    if fam_id not in FAMILIES:
+        fam_id = "liverpool"
+    fam = FAMILIES[fam_id]
+    if request.method == "GET":
+        names = default_names(fam.ideal[0])
+        return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
+    names = [n for n in request.form.getlist("name")]
+    action = request.form.get("action", "start")
+    if action == "add" and len(names) < fam.players[1]:
+        names.append(gettext("Player %(n)s", n=len(names) + 1))
+    elif action.startswith("remove:") and len(names) > 1:
+        idx = int(action.split(":")[1]) if action.split(":")[1].isdigit() else -1
+        if 0 <= idx < len(names):
+            names.pop(idx)
+    variants = request.form.getlist("variants")
+    options = _options_from(request.form, fam_id)
+    dealer = request.form.get("first_dealer", "0")
+    first_dealer = int(dealer) if dealer.isdigit() else 0
+    if action != "start":
+        return render_template("games/new.html", **_setup_context(fam, names, variants, request.form,
+                                                                   min(first_dealer, max(0, len(names) - 1))))
+    try:
+        game, edit = games.create_game(fam_id, variants, options, names, first_dealer)
+    except GameError as e:
+        ctx = _setup_context(fam, names, variants, request.form, first_dealer)
+        ctx["error"] = game_error_text(e)
+        return render_template("games/new.html", **ctx), 422
+    resp = redirect(url_for("games.play", token=edit))
+    return remember(resp, edit)
+
+
+SETUP_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
+                 "contract_extra_cards", "lay_off_same_turn", "joker_swap", "buy_limit", "stock_exhausted",
+                 "jokers", "final_run", "wild_rank_points", "exact_cut_bonus")
+
+
+def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
+    fam = FAMILIES[fam_id]
+    out: dict[str, Any] = {}
+    for name in SETUP_OPTIONS:
+        if name not in fam.defaults:
+            continue
+        raw = form.get(f"opt_{name}", "")
+        if raw == "":
+            continue
+        kind = OPTIONS[name].kind
+        if kind == "bool":
+            out[name] = raw == "yes"
+        elif kind in ("int", "int_or_null"):
+            out[name] = None if raw == "none" else (int(raw) if raw.lstrip("-").isdigit() else raw)
+        elif kind == "ranks":
+            out[name] = [r for r in raw.replace(",", " ").split() if r]
+        else:
+            out[name] = raw
+    return out
+
+
+def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, first_dealer: int) -> dict[str, Any]:
+    try:
+        rules = resolve(fam.id, variants, _options_from(form, fam.id) if form else {},
+                        min(max(len(names), fam.players[0]), fam.players[1]))
+    except Exception:  # noqa: BLE001 - a bad option is reported when the game is started
+        rules = resolve(fam.id, [], {}, min(max(len(names), fam.players[0]), fam.players[1]))
+    return dict(fam=fam, families=FAMILIES, names=names, variants=variants, form=form or {}, rules=rules,
+                options=OPTIONS, setup_options=[o for o in SETUP_OPTIONS if o in fam.defaults],
+                option_label=option_label, option_value=option_value, first_dealer=first_dealer,
+                contract_words=contract_words, error=None)
+
+
+# ------------------------------------------------------------------------------------------ playing
+def load(token: str) -> tuple[Any, bool]:
+    found = games.find(token)
+    if found is None:
+        abort(404)
+    return found
+
+
+def edit_only(token: str) -> Any:
+    game, can_edit = load(token)
+    if not can_edit:
+        abort(403)
+    return game
+
+
+def etag_for(game: Any, can_edit: bool) -> str:
+    return f'W/"{game.id}-{game.version}-{lang()}-{int(can_edit)}"'
+
+
+def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
+    st = games.state(game)
+    spec = st.rules.hand(st.current) if st.current else None
+    points = {r: games.points_of(st.rules, games.parse_leftover(r)[0]) for r in
+              ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")}
+    return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
+                contract_words=contract_words, points=points, view_token=game.view_token,
+                buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
+                last_change=games.last_change(game) if can_edit else None, change_text=change_text)
+
+
+@bp.get("/g/<token>")
+def play(token: str) -> Response:
+    game, can_edit = load(token)
+    ctx = board_context(game, can_edit, token)
+    resp = make_response(render_template("games/game.html", **ctx))
+    resp.headers["Cache-Control"] = "no-store"
+    return remember(resp, token)
+
+
+@bp.get("/g/<token>/board")
+def board(token: str) -> Response:
+    """The part of the game screen that other phones change. Polled: 304 while the game's version is the same."""
+    found = games.find(token)
+    if found is None:
+        abort(404)
+    game, can_edit = found
+    tag = etag_for(game, can_edit)
+    if tag in request.headers.get("If-None-Match", ""):
+        resp = Response(status=304)
+    else:
+        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+    resp.headers["ETag"] = tag
+    resp.headers["Cache-Control"] = "no-cache, private"
+    resp.headers["Vary"] = "Cookie, Accept-Language"
+    return resp
+
+
+def _entries(form: Any, n_players: int) -> dict[int, Entry]:
+    entries = {}
+    for seat in range(n_players):
+        raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
+        total_raw = (form.get(f"total_{seat}") or "").strip()
+        total = int(total_raw) if total_raw.lstrip("-").isdigit() else None
+        if total_raw and total is None:
+            raise GameError("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
+        entries[seat] = Entry(cards=raw or None, total=total)
+    return entries
+
+
+def _out_seat(form: Any) -> int | None:
+    out = form.get("out", "")
+    if out == "stock":
+        return None
+    if out.isdigit():
+        return int(out)
+    raise GameError("bad_out", "out")
+
+
+@bp.post("/g/<token>/hand")
+def record(token: str) -> Any:
+    game = edit_only(token)
+    number = request.form.get("hand", "")
+    try:
+        entries = _entries(request.form, len(game.players))
+        out = _out_seat(request.form)
+        hand = games.record_hand(game, int(number) if number.isdigit() else -1, out, entries)
+    except GameError as e:
+        if e.code == "already_recorded":
+            flash(game_error_text(e), "warning")
+            return redirect(url_for("games.play", token=token) + f"#hand-{number}")
+        ctx = board_context(game, True, token)
+        ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
+        return render_template("games/game.html", **ctx), e.status
+    names = [p.name for p in game.players]
+    flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
+        f"{names[r.seat]} +{r.penalty}" for r in hand.results)), "saved")
+    return redirect(url_for("games.play", token=token) + "#scores")
+
+
+@bp.post("/g/<token>/buy")
+def buy(token: str) -> Any:
+    game = edit_only(token)
+    seat = request.form.get("seat", "")
+    number = request.form.get("hand", "")
+    try:
+        if request.form.get("action") == "remove":
+            games.remove_buy(game, int(number), int(seat))
+        else:
+            outcome = games.add_buy(game, int(number) if number.isdigit() else -1, int(seat) if seat.isdigit() else -1)
+            if not outcome.added:
+                flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
+                      rule=CODES[outcome.reason].rule), "warning")
+    except GameError as e:
+        flash(game_error_text(e), "warning")
+    return _back(token)
+
+
+@bp.post("/g/<token>/down")
+def down(token: str) -> Any:
+    game = edit_only(token)
+    seat, number = request.form.get("seat", ""), request.form.get("hand", "")
+    if seat.isdigit() and number.isdigit():
+        st = games.state(game)
+        if st.current == int(number):
+            games.set_down(game, int(number), int(seat), request.form.get("down") == "1")
+    return _back(token)
+
+
+def _back(token: str) -> Any:
+    if request.headers.get("HX-Request") == "true":
+        game, can_edit = load(token)
+        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+        resp.headers["Vary"] = "HX-Request"
+        return resp
+    return redirect(url_for("games.play", token=token) + "#scores")
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Any:
+    game = edit_only(token)
+    version = request.form.get("version", "")
+    try:
+        change = games.undo(game, int(version) if version.isdigit() else None)
+        flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
+    except GameError as e:
+        flash(game_error_text(e), "warning")
+    return redirect(url_for("games.play", token=token))
+
+
+@bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])
+def correct(token: str, number: int) -> Any:
+    game = edit_only(token)
+    hand = next((h for h in game.hands if h.number == number), None)
+    if hand is None:
+        abort(404)
+    ctx = board_context(game, True, token)
+    ctx["hand"] = hand
+    if request.method == "GET":
+        ctx["entered"] = _hand_as_form(hand)
+        return render_template("games/correct.html", **ctx)
+    version = request.form.get("version", "")
+    try:
+        games.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
+                           int(version) if version.isdigit() else None)
+    except GameError as e:
+        if e.code == "stale":
+            flash(game_error_text(e), "warning")
+            return redirect(url_for("games.correct", token=token, number=number))
+        ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
+        return render_template("games/correct.html", **ctx), e.status
+    flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
+    return redirect(url_for("games.play", token=token) + "#scores")
+
+
+def _hand_as_form(hand: Any) -> dict[str, str]:
+    out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat)}
+    for r in hand.results:
+        if r.cards is None:
+            out[f"total_{r.seat}"] = str(r.penalty)
+        else:
+            out[f"cards_{r.seat}"] = " ".join(r.cards)
+    return out
+
+
+@bp.get("/g/<token>/history")
+def history(token: str) -> str:
+    game, can_edit = load(token)
+    names = [p.name for p in game.players]
+    rows = [{"at": c.at, "text": change_text(c, names), "via": gettext(VIA_WORDS.get(c.via, c.via)),
+             "undone": c.undone} for c in reversed(game.changes)]
+    return render_template("games/history.html", rows=rows, token=token, can_edit=can_edit, game=game,
+                           st=games.state(game))
+
+
+def change_text(c: Any, names: list[str]) -> str:
+    words = gettext(CHANGE_WORDS.get(c.kind, c.kind))
+    player = names[c.seat] if c.seat is not None and 0 <= c.seat < len(names) else ""
+    try:
+        text = words % {"hand": c.hand_number or "", "player": player}
+    except (KeyError, TypeError, ValueError):
+        text = words
+    if c.kind == "undo" and c.before:
+        text += ": " + gettext(CHANGE_WORDS.get(c.before.get("kind", ""), "")) % {"hand": c.hand_number or "",
+                                                                                   "player": player}
+    return text
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> str:
+    game, can_edit = load(token)
+    links = []
+    if can_edit:
+        links.append(("edit", url_for("games.play", token=token, _external=True)))
+    links.append(("view", url_for("games.play", token=game.view_token, _external=True)))
+    codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
+                                                                       omitsize=False)))
+             for kind, url in links]
+    return render_template("games/share.html", codes=codes, token=token, can_edit=can_edit, game=game)
+
+
+@bp.get("/g/<token>/sheet")
+def sheet(token: str) -> str:
+    game, can_edit = load(token)
+    return render_template("games/sheet.html", **board_context(game, can_edit, token))
+
+
+@bp.get("/g/<token>/export.json")
+def export_json(token: str) -> Response:
+    game, _ = load(token)
+    resp = make_response(json.dumps(games.export_data(game), ensure_ascii=False, indent=2))
+    resp.headers["Content-Type"] = "application/json; charset=utf-8"
+    resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.json"'
+    return resp
+
+
+@bp.get("/g/<token>/export.csv")
+def export_csv(token: str) -> Response:
+    game, _ = load(token)
+    resp = make_response(games.export_csv(game))
+    resp.headers["Content-Type"] = "text/csv; charset=utf-8"
+    resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
+    return resp
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_game() -> Any:
+    if request.method == "GET":
+        return render_template("games/import.html", error=None)
+    raw = request.files.get("file")
+    text = raw.read(200_000).decode("utf-8", "replace") if raw else request.form.get("json", "")
+    try:
+        data = json.loads(text)
+        game, edit = games.import_data(data)
+    except ValueError:
+        return render_template("games/import.html", error=gettext(GAME_ERRORS["bad_import"])), 400
+    except GameError as e:
+        return render_template("games/import.html", error=game_error_text(e)), e.status
+    return remember(redirect(url_for("games.play", token=edit)), edit)
+
+
+@bp.post("/g/<token>/delete")
+def delete(token: str) -> Response:
+    game = edit_only(token)
+    games.delete_game(game)
+    flash(gettext("The game was deleted."), "saved")
+    return forget(redirect(url_for("games.mine")), token)
+
+
+# ------------------------------------------------------------------------------------------ the chart
+MARKER_WORDS = (N_("circle"), N_("square"), N_("diamond"), N_("triangle"))
+PALETTE = ("#0b5d3b", "#b3121a", "#1f4e9c", "#8a5a00", "#6b2c91", "#00707a", "#4d4d4d", "#b84c00")
+MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle")
+
+
+def chart(st: Any) -> dict[str, Any] | None:
+    """Running totals hand by hand as SVG coordinates (drawn by the template, inline, no script)."""
+    if not st.hands:
+        return None
+    width, height, pad_l, pad_r, pad_t, pad_b = 340, 200, 36, 12, 12, 26
+    n = len(st.rules.hands)
+    highest = max(max(v) for v in st.running.values()) or 1
+    tick = next(t for t in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10**9) if highest / t <= 5)
+    top = -(-highest // tick) * tick  # rounded up to a whole tick
+
+    def x(i: int) -> float:
+        return pad_l + (width - pad_l - pad_r) * i / max(1, n)
+
+    def y(v: int) -> float:
+        return pad_t + (height - pad_t - pad_b) * (1 - v / top)
+
+    series = []
+    for k, name in enumerate(st.names):
+        pts = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(st.running[name])]
+        series.append({"name": name, "color": PALETTE[k % len(PALETTE)], "marker": MARKERS[k % len(MARKERS)],
+                       "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in pts), "dots": pts[1:],
+                       "dash": "" if k < 4 else "5 3"})
+    ticks = [{"y": y(v), "label": v} for v in range(0, top + 1, tick)]
+    xs = [{"x": x(i), "label": i} for i in range(0, n + 1)]
+    return {"width": width, "height": height, "series": series, "ticks": ticks, "xs": xs,
+            "left": pad_l, "right": width - pad_r, "bottom": height - pad_b, "top": pad_t}
+
+
+@bp.app_context_processor
+def _flash_kinds() -> dict[str, Any]:
+    return {"games_url": url_for("games.mine"), "g": g}

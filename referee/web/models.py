@@ -1,0 +1,142 @@
+"""The scoreboard's tables: games, players, hands, per-player results, buys, who has gone down, and the
+history of changes. The schema is managed by Alembic migrations (``migrations/``), applied by ``make run``.
+
+SQLite in the instance folder is the default (WAL, foreign keys, a busy timeout); ``DATABASE_URL`` selects
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Game(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    family: Mapped[str] = mapped_column(String(20))
+    variants: Mapped[list[str]] = mapped_column(JSON, default=list)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=1)  # bumps with every change: ETag and stale-edit guard
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.seat",
+                                                 cascade="all, delete-orphan")
+    hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
+                                             cascade="all, delete-orphan")
+    buys: Mapped[list[Buy]] = relationship(cascade="all, delete-orphan")
+    downs: Mapped[list[Down]] = relationship(cascade="all, delete-orphan")
+    changes: Mapped[list[Change]] = relationship(order_by="Change.id", cascade="all, delete-orphan")
+
+
+class Player(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "name"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Hand(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)  # two phones, one hand: exactly one is recorded
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the stock ran out
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    game: Mapped[Game] = relationship(back_populates="hands")
+    results: Mapped[list[Result]] = relationship(back_populates="hand", order_by="Result.seat",
+                                                 cascade="all, delete-orphan")
+
+
+class Result(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("hand_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    penalty: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # None: a typed total
+
+    hand: Mapped[Hand] = relationship(back_populates="results")
+
+
+class Buy(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "buys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    hand_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Down(db.Model):  # type: ignore[name-defined]
+    __tablename__ = "downs"
+    __table_args__ = (UniqueConstraint("game_id", "hand_number", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    hand_number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class Change(db.Model):  # type: ignore[name-defined]
+    """One entry of a game's history: what changed, when, through which link, and enough to undo it."""
+
+    __tablename__ = "changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    via: Mapped[str] = mapped_column(String(20))  # "edit link" | "api" | "import"
+    kind: Mapped[str] = mapped_column(String(30))
+    hand_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
+    """SQLite: write-ahead log (readers never wait for a writer), foreign keys, and a busy timeout so that two
+    phones saving at once queue up instead of failing."""
+    module = type(dbapi_connection).__module__
+    if not module.startswith("sqlite3"):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

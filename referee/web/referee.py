@@ -1,0 +1,367 @@
+"""The referee at the table: check melds, "can I go down?", lay-offs, joker swaps and buys, on one page per
+ruling. Each form posts back to its page; with htmx only the verdict is swapped in, and without JavaScript
+the whole page comes back with it.
+
+The table settings (family, variants, hand, players, house rules) travel in the query string and the form,
+so the scoreboard can open the referee preset to a game (``/referee/check?family=…&hand=…``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Length, NumberRange, Optional
+
+from .. import arrange as arrange_mod
+from .. import contracts, table
+from ..cards import Card, CardError, parse_cards
+from ..families import FAMILIES, OPTIONS, Rules, RulesError, resolve
+from ..melds import analyze
+from ..i18n import N_
+from ..verdicts import CODES
+from .api import ERRORS
+from .i18n import _l, card_text, message
+
+bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+MODES = ("check", "arrange", "layoff", "swap", "buy")
+MODE_TITLES = {
+    "check": N_("Check melds"),
+    "arrange": N_("Can I go down?"),
+    "layoff": N_("Lay off"),
+    "swap": N_("Joker swap"),
+    "buy": N_("Who gets the discard?"),
+}
+# the house rules the referee offers to change (the rest are the scoreboard's business)
+REFEREE_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4",
+                   "second_wild_needs_fixed_position", "contract_extra_cards", "lay_off_same_turn", "joker_swap",
+                   "buy_limit")
+
+
+class TableForm(FlaskForm):
+    family = SelectField(_l("Rule family"), choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()])
+    hand = IntegerField(_l("Hand"), default=1, validators=[Optional(), NumberRange(min=1, max=12)])
+    players = IntegerField(_l("Players"), validators=[Optional(), NumberRange(min=2, max=8)])
+
+    class Meta:
+        csrf = True
+
+
+class CheckForm(TableForm):
+    melds = TextAreaField(_l("Melds, one per line"), validators=[Length(max=400)])
+    cards_left = IntegerField(_l("Cards that would stay in hand"), validators=[Optional(), NumberRange(min=0,
+                                                                                                       max=30)])
+
+
+class ArrangeForm(TableForm):
+    cards = TextAreaField(_l("The cards in your hand"), validators=[Length(max=200)])
+
+
+class LayoffForm(TableForm):
+    meld = StringField(_l("The meld on the table"), validators=[Length(max=120)])
+    cards = StringField(_l("Cards to lay off"), validators=[Length(max=120)])
+    down = BooleanField(_l("My contract is down"), default=True)
+    same_turn = BooleanField(_l("I went down this turn"))
+
+
+class SwapForm(TableForm):
+    meld = StringField(_l("The meld on the table"), validators=[Length(max=120)])
+    card = StringField(_l("Your natural card"), validators=[Length(max=10)])
+
+
+class BuyForm(TableForm):
+    seats = TextAreaField(_l("Players in seat order (clockwise), one per line"), validators=[Length(max=400)])
+    current = StringField(_l("Whose turn it is"), validators=[Length(max=40)])
+    callers = StringField(_l("Who wants the discard (names, separated by commas)"), validators=[Length(max=300)])
+    buys_used = StringField(_l("Buys used so far (like: Ann 1, Ben 3)"), validators=[Length(max=300)])
+
+
+FORMS = {"check": CheckForm, "arrange": ArrangeForm, "layoff": LayoffForm, "swap": SwapForm, "buy": BuyForm}
+
+
+@dataclass
+class Outcome:
+    """What the verdict panel shows: a headline, details, and the problems with their rules."""
+
+    ok: bool
+    headline: str
+    melds: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    problems: list[dict[str, str]] = field(default_factory=list)
+
+
+class InputProblem(Exception):
+    def __init__(self, text: str, field: str | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.field = field
+
+
+def _cards(text: str, field_name: str) -> list[Card]:
+    try:
+        return parse_cards(text or "")
+    except CardError as e:
+        raise InputProblem(gettext(ERRORS["bad_card"]) % {"text": e.text[:20]}, field_name) from None
+
+
+def _melds(text: str) -> list[list[Card]]:
+    lines = [line for part in (text or "").replace("|", "\n").splitlines() if (line := part.strip())]
+    return [_cards(line, "melds") for line in lines]
+
+
+def _options(values: Any) -> dict[str, Any]:
+    """House rules from the form (``opt_<name>``); an empty field keeps the family's default."""
+    out: dict[str, Any] = {}
+    for name in REFEREE_OPTIONS:
+        raw = values.get(f"opt_{name}", "")
+        if raw in ("", None):
+            continue
+        kind = OPTIONS[name].kind
+        if kind == "bool":
+            out[name] = raw == "yes"
+        elif kind in ("int", "int_or_null"):
+            out[name] = None if raw == "none" else (int(raw) if raw.lstrip("-").isdigit() else raw)
+        elif kind == "ranks":
+            out[name] = [r for r in raw.replace(",", " ").split() if r]
+        else:
+            out[name] = raw
+    return out
+
+
+def _rules(form: TableForm, values: Any) -> Rules:
+    variants = [v for v in values.getlist("variants") if v]
+    try:
+        rules = resolve(form.family.data, variants, _options(values), form.players.data)
+        if form.hand.data:
+            rules.hand(form.hand.data)
+        return rules
+    except RulesError as e:
+        raise InputProblem(gettext(ERRORS.get(e.code, ERRORS["bad_json"])) % _flat(e.params), e.field) from None
+
+
+def _flat(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: (", ".join(map(str, v)) if isinstance(v, list) else v) for k, v in params.items()}
+
+
+def _problem(rules: Rules, v: Any) -> dict[str, str]:
+    return {"text": message(v.code, v.params), "rule": v.rule,
+            "href": f"/rules/{rules.family.id}#{v.rule}", "meld": "" if v.meld is None else str(v.meld + 1)}
+
+
+def _meld_view(reading: Any) -> dict[str, Any]:
+    kinds = {"set": gettext("set"), "run": gettext("run"), None: gettext("not a meld")}
+    return {"cards": [card_text(c) for c in reading.cards], "red": [bool(c.suit and c.suit.red) for c in reading.cards],
+            "kind": kinds[reading.kind], "valid": reading.valid,
+            "wilds": [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a))
+                      for c, a in reading.wilds]}
+
+
+def _stands(stands: str) -> str:
+    try:
+        return card_text(Card.parse(stands))
+    except CardError:
+        return gettext("a %(rank)s", rank=stands if stands != "?" else "?")
+
+
+# ------------------------------------------------------------------------------------------- the rulings
+def rule_check(rules: Rules, form: CheckForm) -> Outcome:
+    melds = _melds(form.melds.data)
+    if not melds:
+        raise InputProblem(gettext("Enter at least one meld."), "melds")
+    verdict = contracts.check(rules, form.hand.data or 1, melds, form.cards_left.data)
+    head = gettext("Valid: this makes the contract.") if verdict.valid else gettext("Not valid.")
+    return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
+                   [gettext("Contract for hand %(hand)s: %(contract)s", hand=form.hand.data or 1,
+                            contract=contract_text(verdict.contract))],
+                   [_problem(rules, v) for v in verdict.violations])
+
+
+def contract_text(contract: Any) -> str:
+    from .pages import contract_words
+
+    return contract_words(contract)
+
+
+def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
+    cards = _cards(form.cards.data, "cards")
+    if not cards:
+        raise InputProblem(gettext("Enter the cards in your hand."), "cards")
+    if len(cards) > arrange_mod.MAX_CARDS:
+        raise InputProblem(gettext(ERRORS["too_many"]) % {"maximum": arrange_mod.MAX_CARDS}, "cards")
+    hand = form.hand.data or 1
+    result = arrange_mod.arrange(rules, hand, cards)
+    readings = [analyze(m, rules) for m in result.melds]
+    lines = [gettext("Contract for hand %(hand)s: %(contract)s", hand=hand,
+                     contract=contract_text(rules.hand(hand).contract))]
+    if result.possible:
+        head = gettext("Yes: you can go down.")
+        if result.unused:
+            lines.append(gettext("Left in your hand: %(cards)s", cards=" ".join(card_text(c) for c in result.unused)))
+    elif result.violations:
+        head = gettext("These cards cannot all be in one pack.")
+    elif result.missing is None:
+        head = gettext("No: no number of extra cards would make this contract from these cards.")
+    else:
+        head = gettext("No: you are %(n)s card(s) short.", n=result.missing)
+        needs = [_need(n) for n in result.needs]
+        lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
+                             needs=", ".join(needs)))
+    return Outcome(result.possible, head, [_meld_view(r) for r in readings] if result.possible or result.melds
+                   else [], lines, [_problem(rules, v) for v in result.violations])
+
+
+def _need(stands: str) -> str:
+    try:
+        return card_text(Card.parse(stands))
+    except CardError:
+        return gettext("a %(rank)s of any suit", rank=stands)
+
+
+def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
+    meld = _cards(form.meld.data, "meld")
+    cards = _cards(form.cards.data, "cards")
+    if not meld or not cards:
+        raise InputProblem(gettext("Enter the meld on the table and the cards to lay off."), "meld")
+    try:
+        ruling = table.layoff(rules, meld, cards, bool(form.down.data), bool(form.same_turn.data))
+    except table.TableError:
+        raise InputProblem(gettext(ERRORS["meld_invalid"]), "meld") from None
+    ends = {"low": gettext("on the low end"), "high": gettext("on the high end"), "gap": gettext("in a gap"),
+            "set": gettext("on the set")}
+    head = gettext("Yes: you may lay off.") if ruling.valid else gettext("No.")
+    lines = [gettext("%(card)s goes %(where)s.", card=card_text(c), where=ends[w]) for c, w in ruling.placed]
+    return Outcome(ruling.valid, head, [_meld_view(ruling.meld)], lines,
+                   [_problem(rules, v) for v in ruling.violations])
+
+
+def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
+    meld = _cards(form.meld.data, "meld")
+    card = _cards(form.card.data, "card")
+    if not meld or len(card) != 1:
+        raise InputProblem(gettext("Enter the meld on the table and one card."), "card")
+    try:
+        ruling = table.swap(rules, meld, card[0])
+    except table.TableError:
+        raise InputProblem(gettext(ERRORS["meld_invalid"]), "meld") from None
+    head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
+    lines = [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a)) for c, a in ruling.represents]
+    melds = [_meld_view(ruling.meld)] if ruling.valid and ruling.meld is not None else []
+    return Outcome(ruling.valid, head, melds, lines, [_problem(rules, v) for v in ruling.violations])
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in (text or "").replace(",", "\n").splitlines() if n.strip()]
+
+
+def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
+    seats = _names(form.seats.data)
+    callers = _names(form.callers.data)
+    used: dict[str, int] = {}
+    for item in (form.buys_used.data or "").split(","):
+        parts = item.strip().rsplit(" ", 1)
+        if len(parts) == 2 and parts[1].isdigit():
+            used[parts[0].strip()] = int(parts[1])
+        elif item.strip():
+            raise InputProblem(gettext("Write buys used like: Ann 1, Ben 3"), "buys_used")
+    try:
+        ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used)
+    except table.TableError as e:
+        raise InputProblem(gettext(ERRORS.get(e.code, ERRORS["bad_json"])) % _flat(dict(e.params)), e.field) from None
+    if ruling.winner:
+        head = gettext("%(player)s takes the discard.", player=ruling.winner)
+    else:
+        head = gettext("Nobody takes the discard.")
+    lines = [message(ruling.reason, ruling.params)]
+    if ruling.penalty_card:
+        lines.append(gettext("%(player)s also takes a penalty card from the stock.", player=ruling.winner))
+    left = [gettext("%(player)s: %(n)s", player=p, n=("∞" if n is None else n)) for p, n in ruling.buys_left.items()]
+    lines.append(gettext("Buys left this hand: %(list)s", list=", ".join(left)))
+    return Outcome(ruling.winner is not None, head, [], lines,
+                   [{"text": "", "rule": CODES[ruling.reason].rule,
+                     "href": f"/rules/{rules.family.id}#{CODES[ruling.reason].rule}", "meld": ""}])
+
+
+RULINGS = {"check": rule_check, "arrange": rule_arrange, "layoff": rule_layoff, "swap": rule_swap,
+           "buy": rule_buy}
+
+
+# ------------------------------------------------------------------------------------------- the views
+@bp.get("/")
+def index() -> Response:
+    return page("check")
+
+
+@bp.route("/<mode>", methods=["GET", "POST"])
+def page(mode: str) -> Response:
+    if mode not in MODES:
+        abort(404)
+    values = request.form if request.method == "POST" else request.args
+    if request.method == "POST":
+        form = FORMS[mode]()
+    else:  # a link presets the table (and any field) through its query string
+        form = FORMS[mode](formdata=None, data=_preset_data(FORMS[mode], request.args))
+    outcome: Outcome | None = None
+    error: str | None = None
+    error_field: str | None = None
+    if request.method == "POST":
+        if not form.validate():
+            first = next(iter(form.errors.items()))
+            error_field, msgs = first[0], first[1]
+            error = (gettext("The form expired: please send it again.") if error_field == "csrf_token"
+                     else f"{getattr(form, error_field).label.text}: {msgs[0]}")
+        else:
+            try:
+                rules = _rules(form, values)
+                outcome = RULINGS[mode](rules, form)
+            except InputProblem as e:
+                error, error_field = e.text, e.field
+    fam = FAMILIES.get(form.family.data or "liverpool", FAMILIES["liverpool"])
+    chosen_variants = set(values.getlist("variants")) if values else set()
+    chosen_options = {name: values.get(f"opt_{name}", "") for name in REFEREE_OPTIONS} if values else {}
+    context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
+                   outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
+                   chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
+                   preset=_preset_query(form, values))
+    htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
+    template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
+    resp = make_response(render_template(template, **context), 422 if error and not htmx else 200)
+    resp.headers["Vary"] = "HX-Request"
+    return resp
+
+
+def _preset_data(form_class: type[TableForm], args: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"family": "liverpool"}
+    form = form_class(formdata=None)
+    for f in form:
+        raw = args.get(f.name)
+        if raw is None or f.name == "csrf_token":
+            continue
+        if isinstance(f, BooleanField):
+            data[f.name] = raw.lower() in ("1", "true", "yes", "on", "y")
+        elif isinstance(f, IntegerField):
+            if raw.isdigit():
+                data[f.name] = int(raw)
+        elif f.name != "family" or raw in FAMILIES:
+            data[f.name] = raw[:400]
+    return data
+
+
+def _preset_query(form: TableForm, values: Any) -> str:
+    """The table settings as a query string, so the other rulings open with the same table."""
+    pairs: list[tuple[str, str]] = [("family", form.family.data or "liverpool")]
+    if form.hand.data:
+        pairs.append(("hand", str(form.hand.data)))
+    if form.players.data:
+        pairs.append(("players", str(form.players.data)))
+    if values:
+        pairs += [("variants", v) for v in values.getlist("variants") if v]
+        pairs += [(f"opt_{n}", values.get(f"opt_{n}")) for n in REFEREE_OPTIONS if values.get(f"opt_{n}")]
+    return urlencode(pairs)
+

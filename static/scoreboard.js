@@ -1,0 +1,88 @@
+// The scoreboard in the browser: live updates of the board, and the leftover-card picker with the penalty
+// worked out as cards are tapped. Everything here is an aid: the forms work without it.
+(function () {
+  "use strict";
+
+  // --- live board: ask every few seconds while the page is visible; 304 while nothing changed
+  var board = document.getElementById("board");
+  var etag = null;
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    if (etag && e.detail.verb === "get") { e.detail.headers["If-None-Match"] = etag; }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var tag = e.detail.xhr && e.detail.xhr.getResponseHeader("ETag");
+    if (tag) { etag = tag; }
+  });
+  if (board && window.htmx) {
+    setInterval(function () {
+      var b = document.getElementById("board");
+      if (b && document.visibilityState === "visible") { window.htmx.trigger(b, "poll"); }
+    }, 3000);
+  }
+
+  // --- the setup form: a new family re-draws the form
+  document.querySelectorAll("select.autosubmit").forEach(function (sel) {
+    sel.addEventListener("change", function () {
+      var b = sel.form.querySelector("button[value=update]");
+      if (b) { b.click(); }
+    });
+  });
+  document.querySelectorAll(".js-hide").forEach(function (el) { el.classList.add("hidden-by-js"); });
+
+  // --- leftover cards
+  var form = document.getElementById("record");
+  if (!form) { return; }
+  var points = JSON.parse(form.dataset.points || "{}");
+  function rankOf(token) {
+    var t = token.toUpperCase();
+    if (t === "JK" || t === "JOKER") { return "JK"; }
+    t = t.replace(/[SHDC\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667]$/, "");
+    if (t === "T") { t = "10"; }
+    return t;
+  }
+  function tokens(input) { return input.value.split(/[\s,]+/).filter(function (x) { return x; }); }
+  function draw(fs) {
+    var input = fs.querySelector("input[name^=cards_]");
+    var chips = fs.querySelector(".chips");
+    var out = fs.querySelector("output.penalty");
+    var list = tokens(input);
+    chips.textContent = "";
+    var sum = 0, known = true;
+    list.forEach(function (t, i) {
+      var r = rankOf(t);
+      if (points[r] === undefined) { known = false; } else { sum += points[r]; }
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "chip";
+      b.textContent = t.toUpperCase() === "JK" ? "🃏" : t.toUpperCase();
+      b.setAttribute("aria-label", t + " ✕");
+      b.addEventListener("click", function () {
+        var l = tokens(input); l.splice(i, 1); input.value = l.join(" "); draw(fs);
+      });
+      chips.appendChild(b);
+    });
+    out.textContent = list.length ? (known ? "= " + sum : "?") : "";
+  }
+  function syncOut() {
+    var chosen = form.querySelector("input[name=out]:checked");
+    form.querySelectorAll("fieldset.leftovers").forEach(function (fs) {
+      var isOut = chosen && chosen.value === fs.dataset.seat;
+      fs.disabled = !!isOut;
+      fs.classList.toggle("went-out", !!isOut);
+    });
+  }
+  form.querySelectorAll("fieldset.leftovers").forEach(function (fs) {
+    var input = fs.querySelector("input[name^=cards_]");
+    var pad = fs.querySelector(".rank-pad");
+    pad.hidden = false;
+    pad.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-rank]");
+      if (!b) { return; }
+      var l = tokens(input); l.push(b.dataset.rank); input.value = l.join(" "); draw(fs);
+    });
+    input.addEventListener("input", function () { draw(fs); });
+    draw(fs);
+  });
+  form.querySelectorAll("input[name=out]").forEach(function (r) { r.addEventListener("change", syncOut); });
+  syncOut();
+})();

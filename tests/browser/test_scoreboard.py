@@ -1,0 +1,165 @@
+"""A whole evening at 390×844: set up, play all seven hands by tapping, while a second phone on the view
+link sees each hand appear; then correct a hand, undo, and finish with the winner."""
+
+import re
+
+import pytest
+
+from tests.browser.browserkit import PHONE, fits_phone, shot
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Ben", "Cy", "Dee"]
+POINTS = {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10, "JK": 15, **{str(n): 5 for n in range(2, 10)}}
+# hand -> (who goes out, {player: ranks tapped})
+PLAN = {
+    1: ("Ann", {"Ben": ["A", "K"], "Cy": ["7"], "Dee": ["JK", "2", "3"]}),
+    2: ("Ben", {"Ann": ["Q"], "Cy": ["A", "A"], "Dee": ["9"]}),
+    3: ("Cy", {"Ann": ["5"], "Ben": ["10", "J"], "Dee": ["K", "K"]}),
+    4: ("Dee", {"Ann": ["2"], "Ben": ["3"], "Cy": ["4", "JK"]}),
+    5: ("Ann", {"Ben": ["8"], "Cy": ["9"], "Dee": ["A"]}),
+    6: ("Ben", {"Ann": ["6"], "Cy": ["7"], "Dee": ["8", "9"]}),
+    7: ("Ann", {"Ben": ["K"], "Cy": ["Q"], "Dee": ["J"]}),
+}
+
+
+def totals_after(n):
+    t = {name: 0 for name in NAMES}
+    for h in range(1, n + 1):
+        for name, ranks in PLAN[h][1].items():
+            t[name] += sum(POINTS[r] for r in ranks)
+    return t
+
+
+def test_a_whole_game(browser, live_server):
+    host = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = host.new_page()
+    page.goto(f"{live_server}/?lang=en")
+    shot(page, "game-00-home")
+    page.click("form.start button.primary")  # tap 1
+    for i, name in enumerate(NAMES):
+        page.locator("input[name=name]").nth(i).fill(name)
+    assert "Shuffle 2 decks and 4 jokers" in page.inner_text(".pack")
+    assert fits_phone(page)
+    shot(page, "game-01-setup")
+    page.click("button[value=start]")  # tap 2
+    assert page.locator("#now-title").inner_text() == "Hand 1 of 7"
+    assert fits_phone(page)
+    shot(page, "game-02-hand1")
+
+    page.click("a[href$='/share']")
+    view_url = page.locator("input.link-text").nth(1).input_value()
+    assert page.locator(".qr svg").count() == 2
+    shot(page, "game-03-share")
+    page.go_back()
+
+    viewer = browser.new_context(viewport=PHONE, locale="de-DE")
+    vpage = viewer.new_page()
+    vpage.goto(view_url + "?lang=en")
+    assert vpage.locator("#record").count() == 0 and vpage.locator("#board form").count() == 0
+    shot(vpage, "game-04-viewer-start")
+
+    for n in range(1, 8):
+        out, leftovers = PLAN[n]
+        if n == 2:  # Cy buys twice; Dee goes down
+            page.locator("tr", has_text="Cy").locator("button[aria-label^='Add a buy']").click()
+            page.wait_for_function("document.querySelector('#board tr:nth-child(3) .count').textContent.startsWith('1')")
+            page.locator("tr", has_text="Cy").locator("button[aria-label^='Add a buy']").click()
+            page.wait_for_function("document.querySelector('#board tr:nth-child(3) .count').textContent.startsWith('2')")
+            page.locator("tr", has_text="Dee").locator("button[aria-label$='has gone down']").click()
+            page.wait_for_selector("#board tr:nth-child(4) button[aria-pressed=true]")
+            shot(page, "game-05-buys-and-down")
+        page.get_by_label(out, exact=True).check()
+        for name, ranks in leftovers.items():
+            seat = NAMES.index(name)
+            fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
+            for r in ranks:
+                fs.locator(f".rank-pad button[data-rank='{r}']").click()
+            assert fs.locator("output.penalty").inner_text() == f"= {sum(POINTS[r] for r in ranks)}"
+        if n == 1:
+            # a wrong tap, taken back by tapping the chip
+            fs = page.locator("fieldset.leftovers[data-seat='1']")
+            fs.locator(".rank-pad button[data-rank='Q']").click()
+            fs.locator(".chip").last.click()
+            assert fs.locator(".chip").count() == 2
+            page.locator("#record").scroll_into_view_if_needed()
+            shot(page, "game-06-record-hand1")
+        page.click("#record button.primary")
+        assert f"Hand {n} saved" in page.inner_text(".flash")
+        expected = totals_after(n)
+        for name in NAMES:
+            row = page.locator("table.scores").first.locator("tr", has_text=name)
+            assert row.locator("td.total").inner_text() == str(expected[name])
+        # the other phone sees it without reloading
+        if n < 7:
+            vpage.wait_for_selector(f"#now-title:has-text('Hand {n + 1} of 7')", timeout=15000)
+        else:
+            vpage.wait_for_selector(".final .winner", timeout=15000)
+        assert vpage.locator("table.scores").first.locator("tr", has_text="Ann").locator("td.total").inner_text() \
+            == str(expected["Ann"])
+        if n in (1, 4):
+            shot(vpage, f"game-07-viewer-after-hand{n}")
+
+    final = totals_after(7)
+    winner = min(final, key=final.get)
+    assert f"{winner} wins" in page.inner_text(".final")
+    assert page.locator(".chart polyline").count() == 4
+    shot(page, "game-08-final")
+    page.locator(".chart").scroll_into_view_if_needed()
+    shot(page, "game-09-chart")
+    shot(vpage, "game-10-viewer-final")
+
+    # a correction: hand 3, Dee had one king less
+    page.click("details.by-hand summary") if not page.locator("details.by-hand[open]").count() else None
+    page.locator("#hand-3 a").click()
+    fs = page.locator("fieldset.leftovers[data-seat='3']")
+    fs.locator(".chip").last.click()
+    shot(page, "game-11-correct")
+    page.click("#record button.primary")
+    assert "Hand 3 corrected" in page.inner_text(".flash")
+    dee = page.locator("table.scores").first.locator("tr", has_text="Dee").locator("td.total").inner_text()
+    assert int(dee) == final["Dee"] - 10
+    # and undone
+    page.click("form.undo button")
+    assert "Undone" in page.inner_text(".flash")
+    dee = page.locator("table.scores").first.locator("tr", has_text="Dee").locator("td.total").inner_text()
+    assert int(dee) == final["Dee"]
+
+    page.click("a[href$='/history']")
+    assert page.locator("ol.history li").count() >= 12
+    shot(page, "game-12-history")
+    page.go_back()
+    page.click("a[href$='/sheet']")
+    shot(page, "game-13-sheet")
+    page.goto(f"{live_server}/games")
+    assert page.locator(".my-game").count() >= 1
+    shot(page, "game-14-my-games")
+    assert re.search(r"/g/[A-Za-z0-9_-]{32}$", view_url)
+    viewer.close()
+    host.close()
+
+
+def test_stale_second_phone_is_told(browser, live_server):
+    """Two phones on the edit link record the same hand: the second is told, and shown what was saved."""
+    a = browser.new_context(viewport=PHONE, locale="en-GB")
+    p1 = a.new_page()
+    p1.goto(f"{live_server}/new?lang=en")
+    p1.click("button[value=start]")
+    url = p1.url
+    b = browser.new_context(viewport=PHONE, locale="en-GB")
+    p2 = b.new_page()
+    p2.goto(url)
+    for page, out in ((p1, "Player 1"), (p2, "Player 2")):
+        page.get_by_label(out, exact=True).check()
+        for seat in range(4):
+            fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
+            if fs.get_attribute("disabled") is None:
+                fs.locator(".rank-pad button[data-rank='5']").click()
+    p1.click("#record button.primary")
+    assert "Hand 1 saved" in p1.inner_text(".flash")
+    p2.click("#record button.primary")
+    assert "already recorded" in p2.inner_text(".flash")
+    assert p2.locator("#now-title").inner_text() == "Hand 2 of 7"
+    shot(p2, "game-15-second-phone-told")
+    a.close()
+    b.close()
