@@ -54,7 +54,7 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "chip";
-      b.textContent = t.toUpperCase() === "JK" ? "🃏" : t.toUpperCase();
+      b.textContent = t.toUpperCase() === "JK" ? form.dataset.joker : t.toUpperCase();
       b.setAttribute("aria-label", t + " ✕");
       b.addEventListener("click", function () {
         var l = tokens(input); l.splice(i, 1); input.value = l.join(" "); draw(fs);

@@ -268,3 +268,15 @@ def test_two_phones_save_the_same_hand(app, client):
     assert sorted(codes) == [201, 409]
     state = client.get(f"/api/v1/games/{g['id']}", headers=auth(g["edit_token"])).json
     assert len(state["hands"]) == 1
+
+
+def test_referee_opens_preset_to_the_game(client):
+    g = create(client, ruleset="progressive", variants=["california"], options={"joker_swap": True})
+    client.post(f"/g/{g['edit_token']}/down", data={"seat": "2", "hand": "1", "down": "1"})
+    html = client.get(f"/g/{g['edit_token']}").get_data(as_text=True)
+    link = re.search(r'href="(/referee/check\?[^"]+)"', html).group(1).replace("&amp;", "&")
+    assert "family=progressive" in link and "variants=california" in link and "opt_joker_swap=yes" in link
+    assert "gone_down=Cy" in link
+    page = client.get(link).get_data(as_text=True)
+    assert 'value="california" checked' in page and "Cy" in page
+    assert re.search(r'<option value="yes" selected>', page)

@@ -231,6 +231,26 @@ def etag_for(game: Any, can_edit: bool) -> str:
     return f'W/"{game.id}-{game.version}-{lang()}-{int(can_edit)}"'
 
 
+def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
+    """The referee preset to this game: its family, variants, house rules, hand, players and who is down."""
+    from urllib.parse import urlencode
+
+    from .referee import REFEREE_OPTIONS
+
+    pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
+                                    ("players", len(st.names))]
+    pairs += [("variants", v) for v in game.variants]
+    for name, value in game.options.items():
+        if name in REFEREE_OPTIONS:
+            text = ("yes" if value else "no") if isinstance(value, bool) else (
+                "none" if value is None else " ".join(value) if isinstance(value, list) else str(value))
+            pairs.append((f"opt_{name}", text))
+    if st.down:
+        pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
+    pairs += list(extra.items())
+    return url_for("referee.page", mode=mode) + "?" + urlencode(pairs)
+
+
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     st = games.state(game)
     spec = st.rules.hand(st.current) if st.current else None
@@ -239,7 +259,8 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
-                last_change=games.last_change(game) if can_edit else None, change_text=change_text)
+                last_change=games.last_change(game) if can_edit else None, change_text=change_text,
+                referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra))
 
 
 @bp.get("/g/<token>")
@@ -301,14 +322,14 @@ def record(token: str) -> Any:
     except GameError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
-            return redirect(url_for("games.play", token=token) + f"#hand-{number}")
+            return redirect(url_for("games.play", token=token))
         ctx = board_context(game, True, token)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
         return render_template("games/game.html", **ctx), e.status
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
         f"{names[r.seat]} +{r.penalty}" for r in hand.results)), "saved")
-    return redirect(url_for("games.play", token=token) + "#scores")
+    return redirect(url_for("games.play", token=token))
 
 
 @bp.post("/g/<token>/buy")
@@ -383,7 +404,7 @@ def correct(token: str, number: int) -> Any:
         ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
         return render_template("games/correct.html", **ctx), e.status
     flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
-    return redirect(url_for("games.play", token=token) + "#scores")
+    return redirect(url_for("games.play", token=token))
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:

@@ -328,7 +328,7 @@ def page(mode: str) -> Response:
     context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
                    outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
                    chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
-                   preset=_preset_query(form, values))
+                   preset=_preset_query(form, values), gone_down=(values.get("gone_down") or "")[:300] if values else "")
     htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
     template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
     resp = make_response(render_template(template, **context), 422 if error and not htmx else 200)
@@ -362,6 +362,8 @@ def _preset_query(form: TableForm, values: Any) -> str:
         pairs.append(("players", str(form.players.data)))
     if values:
         pairs += [("variants", v) for v in values.getlist("variants") if v]
+        if values.get("gone_down"):
+            pairs.append(("gone_down", values.get("gone_down")[:300]))
         pairs += [(f"opt_{n}", values.get(f"opt_{n}")) for n in REFEREE_OPTIONS if values.get(f"opt_{n}")]
     return urlencode(pairs)
 
