@@ -7,7 +7,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from sqlalchemy.exc import OperationalError
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 from flask_wtf.csrf import CSRFError
@@ -15,6 +16,9 @@ from flask_wtf.csrf import CSRFError
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 migrate = Migrate()
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+       "manifest-src 'self'; worker-src 'self'")
 
 
 def database_url(url: str | None, instance: Path) -> str:
@@ -65,6 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
     if test_config and "DATABASE_URL" in test_config:
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url(test_config["DATABASE_URL"], Path(app.instance_path))
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # wait this long for another writer before giving up (busy timeout)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
     from . import api, cli, games_web, i18n, pages, referee
     from .models import db
@@ -80,9 +87,45 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games_web.bp)
     cli.init_app(app)
 
+    if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(os.environ["TRUST_PROXY"]) if os.environ["TRUST_PROXY"].isdigit() else 1
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    if os.environ.get("HTTPS"):  # served over HTTPS only: cookies never travel in the clear
+        app.config.update(SESSION_COOKIE_SECURE=True)
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+
+    @app.after_request
+    def _headers(resp):  # type: ignore[no-untyped-def]
+        resp.headers.setdefault("Content-Security-Policy", CSP)
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")  # links carry tokens: never send them on
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        if request.is_secure:
+            resp.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return resp
+
+    @app.errorhandler(OperationalError)
+    def _database_unavailable(e: OperationalError):  # type: ignore[no-untyped-def]
+        """The database is locked, full or gone: nothing was written (the transaction rolled back)."""
+        from flask import jsonify, render_template
+        from flask_babel import gettext
+
+        from .models import db as _db
+
+        _db.session.rollback()
+        app.logger.warning("database unavailable: %s", e)
+        text = gettext("The scores could not be saved right now (the database is busy or unreachable). Nothing was "
+                       "changed; please try again in a moment.")
+        if request.path.startswith("/api/"):
+            return jsonify({"error": {"code": "database_unavailable", "message": text, "field": None}}), 503
+        return render_template("error.html", message=text), 503
+
     @app.errorhandler(CSRFError)
     def _expired(e: CSRFError):  # type: ignore[no-untyped-def]
-        from flask import render_template, request
+        from flask import render_template
         from flask_babel import gettext
 
         text = gettext("The form expired: please send it again.")

@@ -129,14 +129,13 @@ class Change(db.Model):  # type: ignore[name-defined]
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
-    """SQLite: write-ahead log (readers never wait for a writer), foreign keys, and a busy timeout so that two
-    phones saving at once queue up instead of failing."""
+    """SQLite: write-ahead log (readers never wait for a writer) and foreign keys. The busy timeout, so that
+    two phones saving at once queue up instead of failing, is the driver's ``timeout`` (``SQLITE_TIMEOUT``)."""
     module = type(dbapi_connection).__module__
     if not module.startswith("sqlite3"):
         return
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()

@@ -57,4 +57,11 @@ def context(browser):
 
 @pytest.fixture()
 def page(context):
-    return context.new_page()
+    """A phone-sized page that fails the test on a script error or a Content-Security-Policy violation."""
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" and (
+        "Content Security Policy" in m.text or "Refused" in m.text) else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    yield page
+    assert problems == [], problems

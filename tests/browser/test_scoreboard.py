@@ -4,6 +4,7 @@ link sees each hand appear; then correct a hand, undo, and finish with the winne
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, fits_phone, shot
 
@@ -63,9 +64,9 @@ def test_a_whole_game(browser, live_server):
         out, leftovers = PLAN[n]
         if n == 2:  # Cy buys twice; Dee goes down
             page.locator("tr", has_text="Cy").locator("button[aria-label^='Add a buy']").click()
-            page.wait_for_function("document.querySelector('#board tr:nth-child(3) .count').textContent.startsWith('1')")
+            expect(page.locator("#board tbody tr:nth-child(3) .count")).to_have_text(re.compile(r"^1/"))
             page.locator("tr", has_text="Cy").locator("button[aria-label^='Add a buy']").click()
-            page.wait_for_function("document.querySelector('#board tr:nth-child(3) .count').textContent.startsWith('2')")
+            expect(page.locator("#board tbody tr:nth-child(3) .count")).to_have_text(re.compile(r"^2/"))
             page.locator("tr", has_text="Dee").locator("button[aria-label$='has gone down']").click()
             page.wait_for_selector("#board tr:nth-child(4) button[aria-pressed=true]")
             shot(page, "game-05-buys-and-down")

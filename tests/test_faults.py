@@ -1,0 +1,162 @@
+"""Faults at the table: the server killed mid-save, the database locked or gone.
+
+Every save that was acknowledged survives a SIGKILL of the server; a save that cannot be made says so in
+plain words and leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from flask_migrate import upgrade
+
+from referee.web import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen:
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", SECRET_KEY="faults")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning", "app:app"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def api(port: int, method: str, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+    conn.request(method, path, body=json.dumps(body), headers=headers)
+    resp = conn.getresponse()
+    return resp.status, json.loads(resp.read() or b"{}")
+
+
+@pytest.fixture()
+def migrated_db(tmp_path) -> Path:
+    db = tmp_path / "faults.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}"})
+    with app.app_context():
+        upgrade()
+    return db
+
+
+def test_sigkill_mid_stream_keeps_every_acknowledged_save(migrated_db):
+    port = free_port()
+    server = start_server(migrated_db, port)
+    acked: list[tuple[str, int]] = []
+    games = []
+    try:
+        for i in range(24):
+            status, g = api(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
+            assert status == 201
+            games.append(g)
+        stop = threading.Event()
+
+        def saver(g):
+            for hand in range(1, 8):
+                if stop.is_set():
+                    return
+                try:
+                    status, _ = api(port, "POST", f"/api/v1/games/{g['id']}/hands",
+                                    {"hand": hand, "out": "A", "leftovers": {"B": ["K", "7"], "C": ["A"]}},
+                                    g["edit_token"])
+                except (OSError, http.client.HTTPException, ValueError):
+                    return  # the server died under this request: not acknowledged
+                if status == 201:
+                    acked.append((g["id"], hand))
+
+        threads = [threading.Thread(target=saver, args=(g,)) for g in games]
+        for t in threads:
+            t.start()
+        deadline = time.time() + 20
+        while len(acked) < 15 and time.time() < deadline:
+            time.sleep(0.005)
+        os.killpg(server.pid, signal.SIGKILL)  # the whole server, workers and all, mid-stream
+        server.wait()
+        stop.set()
+        for t in threads:
+            t.join()
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+    assert 0 < len(acked) < len(games) * 7, "the kill did not land mid-stream: the test proves nothing"
+    with sqlite3.connect(migrated_db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    server = start_server(migrated_db, port)
+    try:
+        for game_id, hand in acked:
+            g = next(x for x in games if x["id"] == game_id)
+            status, state = api(port, "GET", f"/api/v1/games/{game_id}", {}, g["edit_token"])
+            assert status == 200
+            assert hand in [h["hand"] for h in state["hands"]], (game_id, hand)
+            for h in state["hands"]:  # nothing half-written: every recorded hand is whole
+                assert set(h["penalties"]) == {"A", "B", "C"}
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def test_locked_database_says_so_and_writes_nothing(migrated_db):
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{migrated_db}", "SQLITE_TIMEOUT": 0.2,
+                      "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]}).json
+    auth = {"Authorization": f"Bearer {g['edit_token']}"}
+    blocker = sqlite3.connect(migrated_db, timeout=0.1, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 1, "out": "A",
+                                                                "leftovers": {"B": ["K"], "C": ["A"]}}, headers=auth)
+        assert r.status_code == 503 and r.json["error"]["code"] == "database_unavailable"
+        assert "Nothing was changed" in r.json["error"]["message"]
+        page = client.post(f"/g/{g['edit_token']}/hand", data={"hand": "1", "out": "0", "cards_1": "K",
+                                                               "cards_2": "A"})
+        assert page.status_code == 503 and "Nothing was changed" in page.get_data(as_text=True)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    state = client.get(f"/api/v1/games/{g['id']}", headers=auth).json
+    assert state["hands"] == [] and state["version"] == 1
+    r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 1, "out": "A",
+                                                            "leftovers": {"B": ["K"], "C": ["A"]}}, headers=auth)
+    assert r.status_code == 201
+
+
+def test_database_gone_says_so():
+    app = create_app({"TESTING": True, "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none",
+                      "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"connect_timeout": 1}}})
+    client = app.test_client()
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]})
+    assert r.status_code == 503 and r.json["error"]["code"] == "database_unavailable"
+    r = client.get("/g/sometoken", headers={"Accept-Language": "de"})
+    assert r.status_code == 503 and "<html lang=\"de\">" in r.get_data(as_text=True)
+    assert client.get("/healthz").status_code == 200  # the rules and the referee still work
+    assert client.get("/rules/liverpool").status_code == 200
