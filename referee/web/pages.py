@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
@@ -22,6 +22,29 @@ bp = Blueprint("pages", __name__)
 @bp.get("/healthz")
 def healthz() -> Response:
     return Response("ok\n", mimetype="text/plain")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    resp = send_from_directory(current_app.static_folder, "manifest.webmanifest",  # type: ignore[arg-type]
+                               mimetype="application/manifest+json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """Served from the root so that it may look after every page (its scope is /)."""
+    resp = send_from_directory(current_app.static_folder, "sw.js",  # type: ignore[arg-type]
+                               mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    return send_from_directory(current_app.static_folder, "icons/icon-192.png",  # type: ignore[arg-type]
+                               mimetype="image/png")
 
 
 @bp.get("/")
