@@ -10,7 +10,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test bench setup translations clean
+.PHONY: run test bench loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -35,6 +35,9 @@ test: setup
 
 bench: setup
 	$(BIN)/python bench/bench.py
+
+loadtest: setup
+	$(BIN)/python bench/loadtest.py
 
 clean:
 	rm -rf $(VENV) $(MO) .pytest_cache .hypothesis

@@ -17,8 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..cards import Card, CardError, Rank, Suit
 from ..families import FAMILIES, Rules, RulesError, resolve
@@ -93,11 +94,12 @@ def find(token: str) -> tuple[Game, bool] | None:
     """The game a link opens, and whether the link may change it."""
     if not token or len(token) > 64:
         return None
-    game = db.session.execute(db.select(Game).where(Game.edit_hash == token_hash(token))).scalar_one_or_none()
-    if game is not None:
-        return game, True
-    game = db.session.execute(db.select(Game).where(Game.view_token == token)).scalar_one_or_none()
-    return (game, False) if game is not None else None
+    digest = token_hash(token)
+    game = db.session.execute(db.select(Game).where(
+        or_(Game.edit_hash == digest, Game.view_token == token))).scalar_one_or_none()
+    if game is None:
+        return None
+    return game, game.edit_hash == digest
 
 
 def rules_of(game: Game) -> Rules:
@@ -260,11 +262,12 @@ def _lock(game: Game, expected: int | None = None) -> None:
     stmt = update(Game).where(Game.id == game.id)
     if expected is not None:
         stmt = stmt.where(Game.version == expected)
-    done = db.session.execute(stmt.values(version=Game.version + 1, updated_at=now()))
-    if done.rowcount != 1:  # type: ignore[attr-defined]
+    version = db.session.execute(stmt.values(version=Game.version + 1, updated_at=now())
+                                 .returning(Game.version)).scalar_one_or_none()
+    if version is None:
         db.session.rollback()
         raise GameError("stale", None, status=409)
-    db.session.refresh(game)
+    set_committed_value(game, "version", version)
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:

@@ -44,7 +44,7 @@ class Game(db.Model):  # type: ignore[name-defined]
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.seat",
                                                  cascade="all, delete-orphan")
     hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
-                                             cascade="all, delete-orphan")
+                                             cascade="all, delete-orphan")  # results come with them (selectin)
     buys: Mapped[list[Buy]] = relationship(cascade="all, delete-orphan")
     downs: Mapped[list[Down]] = relationship(cascade="all, delete-orphan")
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", cascade="all, delete-orphan")
@@ -74,7 +74,7 @@ class Hand(db.Model):  # type: ignore[name-defined]
 
     game: Mapped[Game] = relationship(back_populates="hands")
     results: Mapped[list[Result]] = relationship(back_populates="hand", order_by="Result.seat",
-                                                 cascade="all, delete-orphan")
+                                                 cascade="all, delete-orphan", lazy="selectin")
 
 
 class Result(db.Model):  # type: ignore[name-defined]
