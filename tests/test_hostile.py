@@ -21,7 +21,8 @@ json_values = st.recursive(
     max_leaves=20)
 texts = st.one_of(st.text(max_size=60), st.just("A" * 100_000), st.sampled_from(
     ["<script>alert(1)</script>", "7H 7D JK", "'; DROP TABLE games; --", "\x00", "🃏" * 50, "-1", "99999999999999999999",
-     "JK " * 200, "%(name)s", "{{7*7}}"]))
+     "JK " * 200, "%(name)s", "{{7*7}}", "remove", "remove:x", "remove:²", "²", "٣", "add", "start", "update",
+     "stock", "0", "1", "3", "yes", "none", "1e9"]))
 FIELDS = ["family", "hand", "players", "melds", "cards", "cards_left", "meld", "card", "down", "same_turn", "seats",
           "current", "callers", "buys_used", "variants", "out", "version", "seat", "action", "name", "first_dealer",
           "json", "cards_0", "cards_1", "cards_2", "total_0", "total_1", "opt_ace", "opt_buy_limit", "opt_wild_ranks",

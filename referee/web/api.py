@@ -20,6 +20,7 @@ from ..families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, reso
 from ..melds import Meld
 from ..i18n import N_
 from ..verdicts import CODES, Violation
+from .errors import error_text
 from .i18n import lang, message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -34,46 +35,10 @@ class ApiError(Exception):
         self.params = params
 
 
-# Messages for bad input, by code (the engine raises the codes; their words live here).
-ERRORS: dict[str, str] = {
-    "bad_json": N_("The body must be a JSON object."),
-    "missing": N_("This field is required."),
-    "wrong_type": N_("This field must be %(expected)s."),
-    "too_many": N_("Too many items here (at most %(maximum)s)."),
-    "bad_card": N_("%(text)s is not a card. Write a rank (A 2-10 J Q K, or T for ten) and a suit (S H D C or "
-                "♠ ♥ ♦ ♣), or JK for a joker."),
-    "unknown_ruleset": N_("Unknown rule family %(ruleset)s: choose liverpool, progressive or contract."),
-    "unknown_variant": N_("This rule family has no variant %(variant)s."),
-    "unknown_option": N_("This rule family has no house rule %(option)s."),
-    "option_type": N_("The house rule %(option)s must be %(expected)s."),
-    "option_range": N_("The house rule %(option)s must be a whole number from %(minimum)s to %(maximum)s."),
-    "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
-    "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
-    "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
-    "bad_variants": N_("Variants are a list of names."),
-    "bad_options": N_("House rules are an object of names and values."),
-    "players_out_of_range": N_("This rule family is played by %(minimum)s to %(maximum)s players."),
-    "hand_out_of_range": N_("There is no hand %(hand)s: this game has hands 1 to %(hands)s."),
-    "bad_seats": N_("Seats are a list of two or more different names."),
-    "unknown_player": N_("%(name)s is not at this table."),
-    "bad_count": N_("The buys used by %(name)s must be a whole number, 0 or more."),
-    "meld_invalid": N_("The meld on the table is not valid itself: check it first."),
-    "not_found": N_("Not found."),
-    "unauthorized": N_("This needs the game's link token: send it as Authorization: Bearer <token>."),
-    "forbidden": N_("This token does not open this game, or it is a view token and cannot change it."),
-    "method_not_allowed": N_("This method is not allowed here."),
-}
 
 
 def error_body(code: str, field: str | None, params: dict[str, Any]) -> dict[str, Any]:
-    text = ERRORS.get(code, ERRORS["bad_json"])
-    safe = {k: (", ".join(map(str, v)) if isinstance(v, list) else gettext(v) if k == "expected" else v)
-            for k, v in params.items()}
-    try:
-        words = gettext(text) % safe
-    except (KeyError, TypeError, ValueError):
-        words = gettext(text)
-    return {"error": {"code": code, "message": words, "field": field}}
+    return {"error": {"code": code, "message": error_text(code, params), "field": field}}
 
 
 @bp.errorhandler(ApiError)
@@ -373,10 +338,7 @@ def _not_allowed(e: Exception) -> Any:
 
 # ------------------------------------------------------------------------------------------------ games
 def _game_error(e: Any) -> tuple[Response, int]:
-    from .games_web import game_error_text
-
-    body = {"error": {"code": e.code, "message": game_error_text(e), "field": e.field}}
-    return jsonify(body), e.status
+    return jsonify(error_body(e.code, e.field, e.params)), e.status
 
 
 def _bearer() -> str | None:
@@ -497,9 +459,7 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(resp.get_json() | {"recorded": game_json(game, True)["hands"]}), 409
         return resp, status
-    names = [p.name for p in game.players]
-    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
-                    "totals": games.state(game).totals, "version": game.version}), 201
+    return hand_result(game, hand), 201
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
@@ -516,9 +476,15 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
         hand = games.correct_hand(game, number, out, entries, expected, via="api")
     except games.GameError as e:
         return _game_error(e)
+    return hand_result(game, hand), 200
+
+
+def hand_result(game: Any, hand: Any) -> Response:
+    from . import games
+
     names = [p.name for p in game.players]
     return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
-                    "totals": games.state(game).totals, "version": game.version}), 200
+                    "totals": games.state(game).totals, "version": game.version})
 
 
 @bp.post("/games/<game_id>/buys")

@@ -21,6 +21,8 @@ from ..i18n import N_
 from ..verdicts import CODES
 from . import games
 from .games import Entry, GameError
+from .errors import error_text
+from .forms import as_int, options_from_form
 from .i18n import lang, message
 from .pages import contract_words, option_label, option_value
 
@@ -29,46 +31,6 @@ bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"
 MAX_REMEMBERED = 30
 
-GAME_ERRORS: dict[str, str] = {
-    "bad_players": N_("Players are a list of names."),
-    "empty_name": N_("Every player needs a name."),
-    "long_name": N_("Names can be at most %(maximum)s characters."),
-    "duplicate_name": N_("Two players have the same name."),
-    "players_out_of_range": N_("This rule family is played by %(minimum)s to %(maximum)s players."),
-    "unknown_ruleset": N_("Unknown rule family %(ruleset)s: choose liverpool, progressive or contract."),
-    "bad_dealer": N_("The first dealer must be one of the players."),
-    "bad_out": N_("Choose who went out."),
-    "nobody_out": N_("Choose who went out. (The hand ends with the stock only where that house rule is on.)"),
-    "out_has_cards": N_("%(player)s went out and has no cards left: leave their cards empty."),
-    "too_many_cards": N_("%(player)s cannot hold more than %(maximum)s cards at the end of this hand."),
-    "total_disagrees": N_("%(player)s: the typed total %(total)s does not match the cards (%(cards)s)."),
-    "impossible_total": N_("%(player)s: no cards left in hand could make %(total)s points."),
-    "missing_cards": N_("Enter the cards %(player)s has left, or their total."),
-    "too_many_copies": N_("Too many copies of %(card)s: %(count)s entered, but the pack holds %(copies)s."),
-    "bad_card": N_("%(text)s is not a card. Write a rank (A 2-10 J Q K, or T for ten), a suit if you like (S H D C "
-                   "or ♠ ♥ ♦ ♣), or JK for a joker."),
-    "bad_hand": N_("The hand must be a number."),
-    "already_recorded": N_("Hand %(hand)s is already recorded (maybe from another phone): here it is."),
-    "past_last_hand": N_("There is no hand %(hand)s: this game has %(hands)s hands."),
-    "not_next_hand": N_("Hand %(next)s comes first: record the hands in order."),
-    "no_such_hand": N_("Hand %(hand)s is not recorded yet."),
-    "not_current_hand": N_("Buys and who went down are kept for the hand being played (hand %(hand)s is not)."),
-    "unknown_player": N_("%(name)s is not at this table."),
-    "stale": N_("Someone changed this game since you opened this page; nothing was saved. Here is the game as "
-                "it is now."),
-    "nothing_to_undo": N_("There is nothing to undo."),
-    "undo_blocked": N_("Undo the later hands first."),
-    "bad_import": N_("This is not a game exported from this app."),
-    "unknown_variant": N_("This rule family has no variant %(variant)s."),
-    "unknown_option": N_("This rule family has no house rule %(option)s."),
-    "option_type": N_("The house rule %(option)s must be %(expected)s."),
-    "option_range": N_("The house rule %(option)s must be a whole number from %(minimum)s to %(maximum)s."),
-    "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
-    "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
-    "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
-    "bad_variants": N_("Variants are a list of names."),
-    "bad_options": N_("House rules are an object of names and values."),
-}
 
 CHANGE_WORDS = {
     "created": N_("Game started"),
@@ -84,11 +46,7 @@ VIA_WORDS = {"edit link": N_("edit link"), "api": N_("API"), "import": N_("impor
 
 
 def game_error_text(e: GameError) -> str:
-    params = {k: (", ".join(map(str, v)) if isinstance(v, list) else v) for k, v in e.params.items()}
-    try:
-        return gettext(GAME_ERRORS[e.code]) % params
-    except (KeyError, TypeError, ValueError):
-        return gettext(GAME_ERRORS.get(e.code, GAME_ERRORS["bad_import"]))
+    return error_text(e.code, e.params)
 
 
 # ------------------------------------------------------------------------------------------ my games
@@ -154,13 +112,13 @@ def new() -> Any:
     if action == "add" and len(names) < fam.players[1]:
         names.append(gettext("Player %(n)s", n=len(names) + 1))
     elif action.startswith("remove:") and len(names) > 1:
-        idx = int(action.split(":")[1]) if action.split(":")[1].isdigit() else -1
-        if 0 <= idx < len(names):
+        idx = as_int(action.split(":")[1])
+        if idx is not None and 0 <= idx < len(names):
             names.pop(idx)
     variants = request.form.getlist("variants")
     options = _options_from(request.form, fam_id)
     dealer = request.form.get("first_dealer", "0")
-    first_dealer = int(dealer) if dealer.isdigit() else 0
+    first_dealer = as_int(dealer) or 0
     if action != "start":
         return render_template("games/new.html", **_setup_context(fam, names, variants, request.form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
@@ -180,24 +138,7 @@ SETUP_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4",
 
 
 def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
-    fam = FAMILIES[fam_id]
-    out: dict[str, Any] = {}
-    for name in SETUP_OPTIONS:
-        if name not in fam.defaults:
-            continue
-        raw = form.get(f"opt_{name}", "")
-        if raw == "":
-            continue
-        kind = OPTIONS[name].kind
-        if kind == "bool":
-            out[name] = raw == "yes"
-        elif kind in ("int", "int_or_null"):
-            out[name] = None if raw == "none" else (int(raw) if raw.lstrip("-").isdigit() else raw)
-        elif kind == "ranks":
-            out[name] = [r for r in raw.replace(",", " ").split() if r]
-        else:
-            out[name] = raw
-    return out
+    return options_from_form(form, [o for o in SETUP_OPTIONS if o in FAMILIES[fam_id].defaults])
 
 
 def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, first_dealer: int) -> dict[str, Any]:
@@ -295,7 +236,7 @@ def _entries(form: Any, n_players: int) -> dict[int, Entry]:
     for seat in range(n_players):
         raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
         total_raw = (form.get(f"total_{seat}") or "").strip()
-        total = int(total_raw) if total_raw.lstrip("-").isdigit() else None
+        total = as_int(total_raw)
         if total_raw and total is None:
             raise GameError("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
         entries[seat] = Entry(cards=raw or None, total=total)
@@ -306,8 +247,8 @@ def _out_seat(form: Any) -> int | None:
     out = form.get("out", "")
     if out == "stock":
         return None
-    if out.isdigit():
-        return int(out)
+    if as_int(out) is not None:
+        return as_int(out)
     raise GameError("bad_out", "out")
 
 
@@ -318,7 +259,7 @@ def record(token: str) -> Any:
     try:
         entries = _entries(request.form, len(game.players))
         out = _out_seat(request.form)
-        hand = games.record_hand(game, int(number) if number.isdigit() else -1, out, entries)
+        hand = games.record_hand(game, as_int(number) or -1, out, entries)
     except GameError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -339,9 +280,9 @@ def buy(token: str) -> Any:
     number = request.form.get("hand", "")
     try:
         if request.form.get("action") == "remove":
-            games.remove_buy(game, int(number), int(seat))
+            games.remove_buy(game, as_int(number) or -1, as_int(seat) or 0)
         else:
-            outcome = games.add_buy(game, int(number) if number.isdigit() else -1, int(seat) if seat.isdigit() else -1)
+            outcome = games.add_buy(game, as_int(number) or -1, as_int(seat) if as_int(seat) is not None else -1)
             if not outcome.added:
                 flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
                       rule=CODES[outcome.reason].rule), "warning")
@@ -354,10 +295,10 @@ def buy(token: str) -> Any:
 def down(token: str) -> Any:
     game = edit_only(token)
     seat, number = request.form.get("seat", ""), request.form.get("hand", "")
-    if seat.isdigit() and number.isdigit():
-        st = games.state(game)
-        if st.current == int(number):
-            games.set_down(game, int(number), int(seat), request.form.get("down") == "1")
+    seat_n, hand_n = as_int(seat), as_int(number)
+    if seat_n is not None and 0 <= seat_n < len(game.players) and hand_n is not None:
+        if games.state(game).current == hand_n:
+            games.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
     return _back(token)
 
 
@@ -375,7 +316,7 @@ def undo(token: str) -> Any:
     game = edit_only(token)
     version = request.form.get("version", "")
     try:
-        change = games.undo(game, int(version) if version.isdigit() else None)
+        change = games.undo(game, as_int(version))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except GameError as e:
         flash(game_error_text(e), "warning")
@@ -396,7 +337,7 @@ def correct(token: str, number: int) -> Any:
     version = request.form.get("version", "")
     try:
         games.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
-                           int(version) if version.isdigit() else None)
+                           as_int(version))
     except GameError as e:
         if e.code == "stale":
             flash(game_error_text(e), "warning")
@@ -487,7 +428,7 @@ def import_game() -> Any:
         data = json.loads(text)
         game, edit = games.import_data(data)
     except ValueError:
-        return render_template("games/import.html", error=gettext(GAME_ERRORS["bad_import"])), 400
+        return render_template("games/import.html", error=error_text("bad_import")), 400
     except GameError as e:
         return render_template("games/import.html", error=game_error_text(e)), e.status
     return remember(redirect(url_for("games.play", token=edit)), edit)

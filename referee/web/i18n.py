@@ -95,3 +95,4 @@ def message(code: str, params: dict[str, Any]) -> str:
 
 
 _l = lazy_gettext
+

@@ -26,7 +26,8 @@ from ..families import FAMILIES, OPTIONS, Rules, RulesError, resolve
 from ..melds import analyze
 from ..i18n import N_
 from ..verdicts import CODES
-from .api import ERRORS
+from .errors import error_text
+from .forms import as_int, options_from_form
 from .i18n import _l, card_text, message
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -108,7 +109,7 @@ def _cards(text: str, field_name: str) -> list[Card]:
     try:
         return parse_cards(text or "")
     except CardError as e:
-        raise InputProblem(gettext(ERRORS["bad_card"]) % {"text": e.text[:20]}, field_name) from None
+        raise InputProblem(error_text("bad_card", {"text": e.text[:20]}), field_name) from None
 
 
 def _melds(text: str) -> list[list[Card]]:
@@ -116,38 +117,15 @@ def _melds(text: str) -> list[list[Card]]:
     return [_cards(line, "melds") for line in lines]
 
 
-def _options(values: Any) -> dict[str, Any]:
-    """House rules from the form (``opt_<name>``); an empty field keeps the family's default."""
-    out: dict[str, Any] = {}
-    for name in REFEREE_OPTIONS:
-        raw = values.get(f"opt_{name}", "")
-        if raw in ("", None):
-            continue
-        kind = OPTIONS[name].kind
-        if kind == "bool":
-            out[name] = raw == "yes"
-        elif kind in ("int", "int_or_null"):
-            out[name] = None if raw == "none" else (int(raw) if raw.lstrip("-").isdigit() else raw)
-        elif kind == "ranks":
-            out[name] = [r for r in raw.replace(",", " ").split() if r]
-        else:
-            out[name] = raw
-    return out
-
-
 def _rules(form: TableForm, values: Any) -> Rules:
     variants = [v for v in values.getlist("variants") if v]
     try:
-        rules = resolve(form.family.data, variants, _options(values), form.players.data)
+        rules = resolve(form.family.data, variants, options_from_form(values, REFEREE_OPTIONS), form.players.data)
         if form.hand.data:
             rules.hand(form.hand.data)
         return rules
     except RulesError as e:
-        raise InputProblem(gettext(ERRORS.get(e.code, ERRORS["bad_json"])) % _flat(e.params), e.field) from None
-
-
-def _flat(params: dict[str, Any]) -> dict[str, Any]:
-    return {k: (", ".join(map(str, v)) if isinstance(v, list) else v) for k, v in params.items()}
+        raise InputProblem(error_text(e.code, e.params), e.field) from None
 
 
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
@@ -194,7 +172,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     if not cards:
         raise InputProblem(gettext("Enter the cards in your hand."), "cards")
     if len(cards) > arrange_mod.MAX_CARDS:
-        raise InputProblem(gettext(ERRORS["too_many"]) % {"maximum": arrange_mod.MAX_CARDS}, "cards")
+        raise InputProblem(error_text("too_many", {"maximum": arrange_mod.MAX_CARDS}), "cards")
     hand = form.hand.data or 1
     result = arrange_mod.arrange(rules, hand, cards)
     readings = [analyze(m, rules) for m in result.melds]
@@ -232,7 +210,7 @@ def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
     try:
         ruling = table.layoff(rules, meld, cards, bool(form.down.data), bool(form.same_turn.data))
     except table.TableError:
-        raise InputProblem(gettext(ERRORS["meld_invalid"]), "meld") from None
+        raise InputProblem(error_text("meld_invalid"), "meld") from None
     ends = {"low": gettext("on the low end"), "high": gettext("on the high end"), "gap": gettext("in a gap"),
             "set": gettext("on the set")}
     head = gettext("Yes: you may lay off.") if ruling.valid else gettext("No.")
@@ -249,7 +227,7 @@ def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
     try:
         ruling = table.swap(rules, meld, card[0])
     except table.TableError:
-        raise InputProblem(gettext(ERRORS["meld_invalid"]), "meld") from None
+        raise InputProblem(error_text("meld_invalid"), "meld") from None
     head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
     lines = [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a)) for c, a in ruling.represents]
     melds = [_meld_view(ruling.meld)] if ruling.valid and ruling.meld is not None else []
@@ -266,14 +244,14 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
     used: dict[str, int] = {}
     for item in (form.buys_used.data or "").split(","):
         parts = item.strip().rsplit(" ", 1)
-        if len(parts) == 2 and parts[1].isdigit():
-            used[parts[0].strip()] = int(parts[1])
+        if len(parts) == 2 and as_int(parts[1]) is not None:
+            used[parts[0].strip()] = as_int(parts[1])  # type: ignore[assignment]
         elif item.strip():
             raise InputProblem(gettext("Write buys used like: Ann 1, Ben 3"), "buys_used")
     try:
         ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used)
     except table.TableError as e:
-        raise InputProblem(gettext(ERRORS.get(e.code, ERRORS["bad_json"])) % _flat(dict(e.params)), e.field) from None
+        raise InputProblem(error_text(e.code, dict(e.params)), e.field) from None
     if ruling.winner:
         head = gettext("%(player)s takes the discard.", player=ruling.winner)
     else:
@@ -346,8 +324,8 @@ def _preset_data(form_class: type[TableForm], args: Any) -> dict[str, Any]:
         if isinstance(f, BooleanField):
             data[f.name] = raw.lower() in ("1", "true", "yes", "on", "y")
         elif isinstance(f, IntegerField):
-            if raw.isdigit():
-                data[f.name] = int(raw)
+            if as_int(raw) is not None:
+                data[f.name] = as_int(raw)
         elif f.name != "family" or raw in FAMILIES:
             data[f.name] = raw[:400]
     return data
