@@ -73,7 +73,7 @@ def test_sigkill_mid_stream_keeps_every_acknowledged_save(migrated_db):
     acked: list[tuple[str, int]] = []
     games = []
     try:
-        for i in range(24):
+        for _ in range(24):
             status, g = api(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
             assert status == 201
             games.append(g)

@@ -24,7 +24,6 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..cards import Card, CardError, Rank, Suit
 from ..families import FAMILIES, Rules, RulesError, resolve
 from ..scoring import possible_totals, standings
-from ..table import buy as buy_ruling
 from ..table import deal_order
 from .models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 

@@ -11,8 +11,7 @@ import json
 from typing import Any
 
 import segno
-from flask import (Blueprint, Response, abort, flash, g, make_response, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
@@ -475,7 +474,3 @@ def chart(st: Any) -> dict[str, Any] | None:
     return {"width": width, "height": height, "series": series, "ticks": ticks, "xs": xs,
             "left": pad_l, "right": width - pad_r, "bottom": height - pad_b, "top": pad_t}
 
-
-@bp.app_context_processor
-def _flash_kinds() -> dict[str, Any]:
-    return {"games_url": url_for("games.mine"), "g": g}

@@ -24,27 +24,27 @@ def healthz() -> Response:
     return Response("ok\n", mimetype="text/plain")
 
 
-@bp.get("/manifest.webmanifest")
-def manifest() -> Response:
-    resp = send_from_directory(current_app.static_folder, "manifest.webmanifest",  # type: ignore[arg-type]
-                               mimetype="application/manifest+json")
+def _root_file(name: str, mimetype: str) -> Response:
+    """A static file served from the site's root (the manifest, the service worker, the icon browsers ask for)."""
+    resp = send_from_directory(current_app.static_folder, name, mimetype=mimetype)  # type: ignore[arg-type]
     resp.headers["Cache-Control"] = "no-cache"
     return resp
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    return _root_file("manifest.webmanifest", "application/manifest+json")
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """Served from the root so that it may look after every page (its scope is /)."""
-    resp = send_from_directory(current_app.static_folder, "sw.js",  # type: ignore[arg-type]
-                               mimetype="text/javascript")
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
+    """At the root so that its scope is the whole site."""
+    return _root_file("sw.js", "text/javascript")
 
 
 @bp.get("/favicon.ico")
 def favicon() -> Response:
-    return send_from_directory(current_app.static_folder, "icons/icon-192.png",  # type: ignore[arg-type]
-                               mimetype="image/png")
+    return _root_file("icons/icon-192.png", "image/png")
 
 
 @bp.get("/")

@@ -40,12 +40,12 @@ def game_urls(browser, live_server):
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = ctx.new_page()
     urls = {}
-    for key, players in (("edit", 4), ("done", 3)):
+    for key in ("edit", "done"):
         page.goto(f"{live_server}/new?lang=en")
         page.click("button[value=start]")
         urls[key] = page.url.replace(live_server, "")
         hands = 7 if key == "done" else 1
-        for n in range(hands):
+        for _ in range(hands):
             page.get_by_label("Player 1", exact=True).check()
             for seat in range(1, 4 if key == "edit" else 4):
                 fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
