@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from bisect import bisect_right
 from itertools import combinations
 from operator import itemgetter
 from typing import Sequence
@@ -92,18 +93,20 @@ class _Search:
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
         self.duals = duals
         self.min_naturals = max(1, rules.set_min_naturals)
-        self.run_cache: dict[tuple, list[_Candidate]] = {}
+        self.run_cache: dict[tuple, tuple[int, list[_Candidate], list[int]]] = {}
         self.exact: dict[tuple, tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
         self.at_least: dict[tuple, int] = {}  # state -> a cost its completions cannot go below
 
     # ---- candidates
     def _suit_runs(self, size: int, si: int, present: tuple[bool, ...], budget: int) -> list[_Candidate]:
         """Every run of ``size`` in one suit that costs at most ``budget``, given how many of each card of the
-        suit are in hand (``present[p]`` for positions 0–14). Cached: it depends on nothing else."""
-        key = (size, si, present, budget)
+        suit are in hand (``present[p]`` for positions 0–14). Cached: it depends on nothing else, and a list made
+        for a larger budget serves every smaller one (it is sorted by cost)."""
+        key = (size, si, present)
         hit = self.run_cache.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and hit[0] >= budget:
+            _, cands, costs = hit
+            return cands[:bisect_right(costs, budget)]
         ace = self.rules.ace
         out: dict[tuple, _Candidate] = {}
         lo_all, hi_all = run_bounds(ace, False, False)
@@ -121,7 +124,7 @@ class _Search:
                     if cand is not None and cand.cost <= budget and cand.key not in out:
                         out[cand.key] = cand
         result = sorted(out.values(), key=lambda c: (c.cost, c.key))
-        self.run_cache[key] = result
+        self.run_cache[key] = (budget, result, [c.cost for c in result])
         return result
 
     def _runs(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
