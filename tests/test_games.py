@@ -280,3 +280,23 @@ def test_referee_opens_preset_to_the_game(client):
     page = client.get(link).get_data(as_text=True)
     assert 'value="california" checked' in page and "Cy" in page
     assert re.search(r'<option value="yes" selected>', page)
+
+
+def test_exact_cut_bonus(client):
+    g = create(client, variants=["exact_cut_bonus"])
+    r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 1, "out": "Ann", "exact_cut": True,
+                    "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": 5}}, headers=auth(g["edit_token"]))
+    assert r.status_code == 201 and r.json["penalties"]["Ben"] == 0  # Ben cut (left of Ann, the dealer): 10 − 10
+    exported = client.get(f"/g/{g['edit_token']}/export.json").json
+    again = client.get(client.post("/import", data={"json": json.dumps(exported)}).location + "/export.json").json
+    assert again["hands"] == exported["hands"] and again["totals"] == exported["totals"]
+    html = client.get(f"/g/{g['edit_token']}/hands/1").get_data(as_text=True)
+    assert 'name="exact_cut" value="1" checked' in html
+
+
+def test_custom_contracts_from_the_setup_screen(client):
+    r = client.post("/new", data={"family": "progressive", "name": ["A", "B", "C"], "variants": "custom_contracts",
+                                  "opt_contracts": "R7\nS3 S3", "action": "start"})
+    assert r.status_code == 302
+    html = client.get(r.location).get_data(as_text=True)
+    assert "Hand 1 of 2" in html and "1 run of 7" in html

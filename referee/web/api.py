@@ -453,7 +453,8 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
-        hand = games.record_hand(game, number, out, entries, via="api")  # type: ignore[arg-type]
+        hand = games.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
+                                 exact_cut=bool_field(data, "exact_cut", False))
     except games.GameError as e:
         resp, status = _game_error(e)
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
@@ -473,7 +474,8 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
         raise ApiError("wrong_type", "version", expected=N_("a whole number"))
     try:
         out, entries = _api_entries(game, data)
-        hand = games.correct_hand(game, number, out, entries, expected, via="api")
+        hand = games.correct_hand(game, number, out, entries, expected, via="api",
+                                  exact_cut=bool_field(data, "exact_cut", False))
     except games.GameError as e:
         return _game_error(e)
     return hand_result(game, hand), 200

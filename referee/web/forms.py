@@ -34,6 +34,8 @@ def options_from_form(values: Any, names: Any) -> dict[str, Any]:
             out[name] = None if raw == "none" else (number if number is not None else raw)
         elif kind == "ranks":
             out[name] = [r for r in raw.replace(",", " ").split() if r]
+        elif kind == "contracts":  # one hand's contract per line: "S3 S3", "R7", …
+            out[name] = [line.strip() for line in raw.replace(";", "\n").splitlines() if line.strip()]
         else:
             out[name] = raw
     return out

@@ -270,12 +270,24 @@ def _lock(game: Game, expected: int | None = None) -> None:
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
-    return {"out_seat": hand.out_seat,
+    return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
             "results": [{"seat": r.seat, "penalty": r.penalty, "cards": r.cards} for r in hand.results]}
 
 
+def apply_cut_bonus(game: Game, rules: Rules, number: int, results: list[Result], exact_cut: bool) -> int:
+    """The exact-cut variant: the player who cut exactly the cards needed takes the bonus off this hand's score."""
+    bonus = rules.exact_cut_bonus if exact_cut else 0
+    if bonus:
+        names = [p.name for p in game.players]
+        cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
+        for r in results:
+            if r.seat == cutter:
+                r.penalty -= bonus
+    return bonus
+
+
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                via: str = "edit link") -> Hand:
+                via: str = "edit link", exact_cut: bool = False) -> Hand:
     rules = rules_of(game)
     if not isinstance(number, int) or isinstance(number, bool):
         raise GameError("bad_hand", "hand", status=400)
@@ -287,9 +299,10 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     if number != recorded + 1:
         raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = score_hand(game, rules, number, out_seat, entries)
+    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
     try:
         _lock(game)
-        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results)
+        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus)
         db.session.add(hand)
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
@@ -302,16 +315,18 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                 expected_version: int | None, via: str = "edit link") -> Hand:
+                 expected_version: int | None, via: str = "edit link", exact_cut: bool = False) -> Hand:
     rules = rules_of(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise GameError("no_such_hand", "hand", status=404, hand=number)
     results = score_hand(game, rules, number, out_seat, entries)
+    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
     before = _snapshot(hand)
     _lock(game, expected_version)
     hand = next(h for h in game.hands if h.number == number)
     hand.out_seat = out_seat
+    hand.cut_bonus = bonus
     hand.results.clear()
     db.session.flush()
     hand.results.extend(results)
@@ -406,6 +421,7 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     elif change.kind == "hand_corrected":
         hand = next(h for h in game.hands if h.number == n)
         hand.out_seat = change.before["out_seat"]
+        hand.cut_bonus = change.before.get("cut_bonus", 0)
         hand.results.clear()
         db.session.flush()
         hand.results.extend(Result(seat=r["seat"], penalty=r["penalty"], cards=r["cards"])
@@ -448,6 +464,7 @@ def export_data(game: Game) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "hands": [{"hand": h.number, "out": None if h.out_seat is None else st.names[h.out_seat],
+                   "exact_cut": bool(h.cut_bonus),
                    "leftovers": {st.names[r.seat]: r.cards for r in h.results if r.seat != h.out_seat},
                    "penalties": {st.names[r.seat]: r.penalty for r in h.results}} for h in game.hands],
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
@@ -474,12 +491,17 @@ def import_data(data: Any) -> tuple[Game, str]:
         for h in data.get("hands") or []:
             out = h.get("out")
             entries = {}
+            exact_cut = bool(h.get("exact_cut"))
             for name, cards in (h.get("leftovers") or {}).items():
-                if cards is None:
-                    entries[seat[name]] = Entry(total=int(h["penalties"][name]))
+                if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
+                    total = int(h["penalties"][name])
+                    if exact_cut and name == cutter_of(game, int(h["hand"])):
+                        total += rules_of(game).exact_cut_bonus
+                    entries[seat[name]] = Entry(total=total)
                 else:
                     entries[seat[name]] = Entry(cards=list(cards))
-            record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import")
+            record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import",
+                        exact_cut=exact_cut)
     except (KeyError, TypeError, ValueError) as e:
         db.session.rollback()
         delete_game(game)
@@ -490,6 +512,11 @@ def import_data(data: Any) -> tuple[Game, str]:
         delete_game(game)
         raise
     return game, edit
+
+
+def cutter_of(game: Game, number: int) -> str:
+    rules = rules_of(game)
+    return deal_order(rules, [p.name for p in game.players], number, game.first_dealer).cutter
 
 
 def export_csv(game: Game) -> str:

@@ -133,7 +133,7 @@ def new() -> Any:
 
 SETUP_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
                  "contract_extra_cards", "lay_off_same_turn", "joker_swap", "buy_limit", "stock_exhausted",
-                 "jokers", "final_run", "wild_rank_points", "exact_cut_bonus")
+                 "jokers", "final_run", "wild_rank_points", "exact_cut_bonus", "contracts")
 
 
 def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
@@ -200,7 +200,8 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
                 last_change=games.last_change(game) if can_edit else None, change_text=change_text,
-                referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra))
+                referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
+                cutter_of=lambda number: games.cutter_of(game, number))
 
 
 @bp.get("/g/<token>")
@@ -258,7 +259,8 @@ def record(token: str) -> Any:
     try:
         entries = _entries(request.form, len(game.players))
         out = _out_seat(request.form)
-        hand = games.record_hand(game, as_int(number) or -1, out, entries)
+        hand = games.record_hand(game, as_int(number) or -1, out, entries,
+                                 exact_cut=request.form.get("exact_cut") == "1")
     except GameError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -336,7 +338,7 @@ def correct(token: str, number: int) -> Any:
     version = request.form.get("version", "")
     try:
         games.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
-                           as_int(version))
+                           as_int(version), exact_cut=request.form.get("exact_cut") == "1")
     except GameError as e:
         if e.code == "stale":
             flash(game_error_text(e), "warning")
@@ -347,11 +349,16 @@ def correct(token: str, number: int) -> Any:
     return redirect(url_for("games.play", token=token))
 
 
+def _cutter_seat(hand: Any) -> int:
+    names = [p.name for p in hand.game.players]
+    return names.index(games.cutter_of(hand.game, hand.number))
+
+
 def _hand_as_form(hand: Any) -> dict[str, str]:
-    out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat)}
+    out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat), "exact_cut": "1" if hand.cut_bonus else ""}
     for r in hand.results:
-        if r.cards is None:
-            out[f"total_{r.seat}"] = str(r.penalty)
+        if r.cards is None:  # a typed total: shown as typed, before any cut bonus
+            out[f"total_{r.seat}"] = str(r.penalty + (hand.cut_bonus if r.seat == _cutter_seat(hand) else 0))
         else:
             out[f"cards_{r.seat}"] = " ".join(r.cards)
     return out

@@ -70,6 +70,7 @@ class Hand(db.Model):  # type: ignore[name-defined]
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the stock ran out
+    cut_bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # taken off the cutter's score
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     game: Mapped[Game] = relationship(back_populates="hands")

@@ -71,8 +71,8 @@ def contract_words(contract: Contract) -> str:
 
 def option_value(name: str, value: Any) -> str:
     if value is None:
-        return {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit")}.get(
-            name, gettext("by the table"))
+        return {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit"),
+                "contracts": gettext("the family's contracts")}.get(name, gettext("by the table"))
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, list):

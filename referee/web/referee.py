@@ -82,6 +82,7 @@ class BuyForm(TableForm):
     current = StringField(_l("Whose turn it is"), validators=[Length(max=40)])
     callers = StringField(_l("Who wants the discard (names, separated by commas)"), validators=[Length(max=300)])
     buys_used = StringField(_l("Buys used so far (like: Ann 1, Ben 3)"), validators=[Length(max=300)])
+    shanghai = BooleanField(_l("Someone called \"Shanghai\""))
 
 
 FORMS = {"check": CheckForm, "arrange": ArrangeForm, "layoff": LayoffForm, "swap": SwapForm, "buy": BuyForm}
@@ -249,7 +250,7 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
         elif item.strip():
             raise InputProblem(gettext("Write buys used like: Ann 1, Ben 3"), "buys_used")
     try:
-        ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used)
+        ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used, bool(form.shanghai.data))
     except table.TableError as e:
         raise InputProblem(error_text(e.code, dict(e.params)), e.field) from None
     if ruling.winner:
