@@ -36,6 +36,9 @@ def describe(kinds: Sequence[tuple[str, int]]) -> str:
 
 def copies_violations(melds: Sequence[Sequence[Card]], rules: Rules) -> list[Violation]:
     """More copies of a card than the pack holds, named at the meld where the count first runs over."""
+    cards = [c for meld in melds for c in meld]
+    if len(set(cards)) == len(cards) and rules.decks >= 1 and (rules.jokers or not any(c.rank is None for c in cards)):
+        return []  # every card once, and the pack holds at least one of each
     seen: dict[Card, int] = {}
     first: dict[Card, int] = {}
     for i, meld in enumerate(melds):
@@ -62,10 +65,14 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
 
 
 def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules) -> list[Violation]:
+    said: dict[str, str] = {}
+
     def mismatch() -> dict[str, str]:
-        return {"expected": contract.notation,
-                "got": describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
-                                       key=lambda k: (k[0] != "set", -k[1]))) or "-"}
+        if not said:
+            said.update(expected=contract.notation,
+                        got=describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
+                                            key=lambda k: (k[0] != "set", -k[1]))) or "-")
+        return dict(said)
 
     if len(readings) != len(contract.melds) or (
             sorted(m.kind for m in contract.melds) != sorted(r.kind or "" for r in readings)):

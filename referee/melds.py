@@ -115,12 +115,13 @@ def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None) -> Me
 def _read(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], rules: Rules,
           index: int | None) -> _Attempt:
     """The better of reading the cards as a set or as a run (the likelier one first, the other only if needed)."""
-    one_rank = len({c.rank for c in naturals}) == 1
+    ranks = {c.rank for c in naturals}
+    one_rank = len(ranks) == 1
     one_suit = len({c.suit for c in naturals}) == 1
     first = None
     if one_rank:
         first = _as_set(naturals, wilds, rules, index)
-        if not first.violations and len(naturals) > 1:
+        if len(naturals) > 1:  # two naturals of one rank are never a run: the set reading is the answer
             return first
     if one_suit and not (one_rank and len(naturals) > 1):
         run = _as_run(cards, naturals, wilds, rules, index)
@@ -128,6 +129,8 @@ def _read(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], rule
             return run
         if first is not None and not first.violations:
             return first
+        if len(naturals) > 1 and len(ranks) == len(naturals):  # distinct ranks of one suit: a run gone wrong
+            return run
     guess = _looks_like(naturals, len(cards))
     best = first or _as_set(naturals, wilds, rules, index)
     other = _as_run(cards, naturals, wilds, rules, index)
