@@ -94,6 +94,7 @@ class _Search:
         self.duals = duals
         self.min_naturals = max(1, rules.set_min_naturals)
         self.run_cache: dict[tuple, tuple[int, list[_Candidate], list[int]]] = {}
+        self.set_cache: dict[tuple, tuple[int, list[_Candidate], list[int]]] = {}
         self.exact: dict[tuple, tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
         self.at_least: dict[tuple, int] = {}  # state -> a cost its completions cannot go below
 
@@ -155,6 +156,11 @@ class _Search:
         return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used))
 
     def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
+        """Every set of ``size`` the pool allows at a cost of at most ``budget`` (cached like the runs)."""
+        key = (size, bytes(pool))
+        hit = self.set_cache.get(key)
+        if hit is not None and hit[0] >= budget:
+            return hit[1][:bisect_right(hit[2], budget)]
         out = []
         for r in range(13):
             idx = range(r * 4, r * 4 + 4)
@@ -172,6 +178,7 @@ class _Search:
                     consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
                     out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, ("set", r, wilds)))
         out.sort(key=lambda c: (c.cost, c.key))
+        self.set_cache[key] = (budget, out, [c.cost for c in out])
         return out
 
     # ---- the search
