@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, make_response, render_template, request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -97,6 +97,7 @@ class Outcome:
     melds: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
+    rule_href: str | None = None  # the rule a ruling rests on, when it is not a list of problems
 
 
 class InputProblem(Exception):
@@ -188,7 +189,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     elif result.missing is None:
         head = gettext("No: no number of extra cards would make this contract from these cards.")
     else:
-        head = gettext("No: you are %(n)s card(s) short.", n=result.missing)
+        head = ngettext("No: you are %(num)s card short.", "No: you are %(num)s cards short.", result.missing)
         needs = [_need(n) for n in result.needs]
         lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
                              needs=", ".join(needs)))
@@ -258,13 +259,10 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
     else:
         head = gettext("Nobody takes the discard.")
     lines = [message(ruling.reason, ruling.params)]
-    if ruling.penalty_card:
-        lines.append(gettext("%(player)s also takes a penalty card from the stock.", player=ruling.winner))
     left = [gettext("%(player)s: %(n)s", player=p, n=("∞" if n is None else n)) for p, n in ruling.buys_left.items()]
     lines.append(gettext("Buys left this hand: %(list)s", list=", ".join(left)))
-    return Outcome(ruling.winner is not None, head, [], lines,
-                   [{"text": "", "rule": CODES[ruling.reason].rule,
-                     "href": f"/rules/{rules.family.id}#{CODES[ruling.reason].rule}", "meld": ""}])
+    rule = CODES[ruling.reason].rule
+    return Outcome(ruling.winner is not None, head, [], lines, rule_href=f"/rules/{rules.family.id}#{rule}")
 
 
 RULINGS = {"check": rule_check, "arrange": rule_arrange, "layoff": rule_layoff, "swap": rule_swap,
