@@ -20,7 +20,9 @@ from ..families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, reso
 from ..melds import Meld
 from ..i18n import N_
 from ..verdicts import CODES, Violation
+from . import games
 from .errors import error_text
+from .games import Entry, GameError
 from .i18n import lang, message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -349,8 +351,6 @@ def _bearer() -> str | None:
 
 
 def _game_for(game_id: str, write: bool) -> Any:
-    from . import games
-
     token = _bearer()
     if token is None:
         raise ApiError("unauthorized", None, 401)
@@ -364,8 +364,6 @@ def _game_for(game_id: str, write: bool) -> Any:
 
 
 def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
-    from . import games
-
     st = games.state(game)
     out: dict[str, Any] = {
         "id": game.id,
@@ -400,12 +398,10 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 @bp.post("/games")
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
-    from . import games
-
     try:
         game, edit = games.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                        need(data, "players"), data.get("first_dealer", 0), via="api")
-    except games.GameError as e:
+    except GameError as e:
         return _game_error(e)
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
                     "edit_url": url_for("games.play", token=edit, _external=True),
@@ -414,16 +410,12 @@ def create_game(data: dict[str, Any]) -> Any:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
-    from . import games
-
     game = _game_for(game_id, write=False)
     can_edit = games.token_hash(_bearer() or "") == game.edit_hash
     return jsonify(game_json(game, can_edit))
 
 
 def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
-    from .games import Entry, GameError
-
     seat = {p.name: p.seat for p in game.players}
     out = data.get("out")
     if out is not None and out not in seat:
@@ -447,15 +439,13 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 @bp.post("/games/<game_id>/hands")
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
-    from . import games
-
     game = _game_for(game_id, write=True)
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
         hand = games.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
                                  exact_cut=bool_field(data, "exact_cut", False))
-    except games.GameError as e:
+    except GameError as e:
         resp, status = _game_error(e)
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(resp.get_json() | {"recorded": game_json(game, True)["hands"]}), 409
@@ -466,8 +456,6 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
 @bp.put("/games/<game_id>/hands/<int:number>")
 @with_lang
 def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
-    from . import games
-
     game = _game_for(game_id, write=True)
     expected = data.get("version")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
@@ -476,14 +464,12 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
         out, entries = _api_entries(game, data)
         hand = games.correct_hand(game, number, out, entries, expected, via="api",
                                   exact_cut=bool_field(data, "exact_cut", False))
-    except games.GameError as e:
+    except GameError as e:
         return _game_error(e)
     return hand_result(game, hand), 200
 
 
 def hand_result(game: Any, hand: Any) -> Response:
-    from . import games
-
     names = [p.name for p in game.players]
     return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
                     "totals": games.state(game).totals, "version": game.version})
@@ -492,17 +478,15 @@ def hand_result(game: Any, hand: Any) -> Response:
 @bp.post("/games/<game_id>/buys")
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
-    from . import games
-
     game = _game_for(game_id, write=True)
     seat = {p.name: p.seat for p in game.players}
     player = need(data, "player")
     if player not in seat:
-        return _game_error(games.GameError("unknown_player", "player", status=422, name=str(player)[:40]))
+        return _game_error(GameError("unknown_player", "player", status=422, name=str(player)[:40]))
     try:
         number = int_field(data, "hand")
         outcome = games.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
-    except games.GameError as e:
+    except GameError as e:
         return _game_error(e)
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
             "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
@@ -24,6 +25,7 @@ from .errors import error_text
 from .forms import as_int, options_from_form
 from .i18n import lang, message
 from .pages import contract_words, option_label, option_value
+from .referee import REFEREE_OPTIONS
 
 bp = Blueprint("games", __name__)
 
@@ -173,10 +175,6 @@ def etag_for(game: Any, can_edit: bool) -> str:
 
 def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     """The referee preset to this game: its family, variants, house rules, hand, players and who is down."""
-    from urllib.parse import urlencode
-
-    from .referee import REFEREE_OPTIONS
-
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]

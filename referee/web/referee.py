@@ -29,6 +29,7 @@ from ..verdicts import CODES
 from .errors import error_text
 from .forms import as_int, options_from_form
 from .i18n import _l, card_text, message
+from .pages import contract_words
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -159,14 +160,8 @@ def rule_check(rules: Rules, form: CheckForm) -> Outcome:
     head = gettext("Valid: this makes the contract.") if verdict.valid else gettext("Not valid.")
     return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
                    [gettext("Contract for hand %(hand)s: %(contract)s", hand=form.hand.data or 1,
-                            contract=contract_text(verdict.contract))],
+                            contract=contract_words(verdict.contract))],
                    [_problem(rules, v) for v in verdict.violations])
-
-
-def contract_text(contract: Any) -> str:
-    from .pages import contract_words
-
-    return contract_words(contract)
 
 
 def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
@@ -179,7 +174,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     result = arrange_mod.arrange(rules, hand, cards)
     readings = [analyze(m, rules) for m in result.melds]
     lines = [gettext("Contract for hand %(hand)s: %(contract)s", hand=hand,
-                     contract=contract_text(rules.hand(hand).contract))]
+                     contract=contract_words(rules.hand(hand).contract))]
     if result.possible:
         head = gettext("Yes: you can go down.")
         if result.unused:
