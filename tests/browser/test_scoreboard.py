@@ -164,3 +164,25 @@ def test_stale_second_phone_is_told(browser, live_server):
     shot(p2, "game-15-second-phone-told")
     a.close()
     b.close()
+
+
+def test_scoreboard_without_javascript(browser, live_server):
+    """With JavaScript off the forms still work: typed leftovers, buys by plain form posts."""
+    ctx = browser.new_context(viewport=PHONE, locale="pt-BR", java_script_enabled=False)
+    page = ctx.new_page()
+    page.goto(f"{live_server}/new")
+    page.locator("input[name=name]").nth(0).fill("Ana")
+    page.click("button[value=start]")
+    assert page.locator(".rank-pad").first.is_hidden()  # the pad needs a script; the text box does not
+    page.locator("tr", has_text="Ana").locator("button[aria-label]").first.click()  # a buy
+    assert page.locator("tr", has_text="Ana").locator(".count").inner_text().startswith("1")
+    page.get_by_label("Ana", exact=True).check()
+    page.fill("#cards_1", "A K")
+    page.fill("#cards_2", "7 JK")
+    page.fill("#total_3", "15")
+    page.click("#record button.primary")
+    assert page.locator("#now-title").inner_text() == "Rodada 2 de 7"
+    totals = [page.locator("td.total").nth(i).inner_text() for i in range(4)]
+    assert totals == ["0", "25", "20", "15"]
+    shot(page, "game-16-no-javascript-pt")
+    ctx.close()
