@@ -52,16 +52,18 @@ class Standing:
 class Result:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]  # more than one: they share the win
-    decided_by: str  # "total" | "last_hand" | "shared" | "replay"
+    decided_by: str  # "total" | "last_hand" | "replayed" | "shared" | "replay" (still tied: replay it)
 
 
 def totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, int]:
     return {p: sum(h.get(p, 0) for h in hands) for p in players}
 
 
-def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]]) -> Result:
+def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],
+              replays: Sequence[dict[str, int]] = ()) -> Result:
     """Lowest total wins; ties are broken by the family's tie-break steps (the last hand's penalties, then a
-    shared win or a replayed hand)."""
+    shared win, or the last hand replayed: ``replays`` are the penalties of each replay, which count only to
+    break the tie)."""
     tot = totals(players, hands)
     last = hands[-1] if hands else {}
 
@@ -79,6 +81,13 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
             narrowed = [p for p in leaders if last.get(p, 0) == low]
             if len(narrowed) < len(leaders):
                 leaders, decided = narrowed, "last_hand"
+        if len(leaders) > 1 and "replay" in steps:
+            for replay in replays:
+                low = min(replay.get(p, 0) for p in leaders)
+                leaders = [p for p in leaders if replay.get(p, 0) == low]
+                if len(leaders) == 1:
+                    decided = "replayed"
+                    break
         if len(leaders) > 1:
             decided = "replay" if "replay" in steps else "shared"
     out = []

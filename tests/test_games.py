@@ -300,3 +300,24 @@ def test_custom_contracts_from_the_setup_screen(client):
     assert r.status_code == 302
     html = client.get(r.location).get_data(as_text=True)
     assert "Hand 1 of 2" in html and "1 run of 7" in html
+
+
+def test_liverpool_tie_is_replayed(client):
+    g = create(client, players=["Ann", "Ben", "Cy"])
+    for n in range(1, 7):  # Ann and Ben go out by turns …
+        out, other = ("Ann", "Ben") if n % 2 else ("Ben", "Ann")
+        assert record(client, g, n, out, {other: ["5"], "Cy": ["K"]}).status_code == 201
+    assert record(client, g, 7, "Cy", {"Ann": ["5"], "Ben": ["5"]}).status_code == 201  # … and tie the last hand
+    state = client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json
+    assert state["finished"] and state["decided_by"] == "replay" and state["winner"] is None
+    html = client.get(f"/g/{g['edit_token']}").get_data(as_text=True)
+    assert "replay the last hand" in html and "Save the replayed hand" in html
+    r = record(client, g, 8, "Ben", {"Ann": ["K"], "Cy": ["A"]})
+    assert r.status_code == 201
+    state = client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json
+    assert state["winner"] == "Ben" and state["decided_by"] == "replayed" and len(state["replays"]) == 1
+    assert state["totals"] == {n: sum(h["penalties"][n] for h in state["hands"]) for n in ["Ann", "Ben", "Cy"]}
+    assert record(client, g, 9, "Ann", {"Ben": ["K"], "Cy": ["A"]}).json["error"]["code"] == "past_last_hand"
+    exported = client.get(f"/g/{g['edit_token']}/export.json").json
+    again = client.get(client.post("/import", data={"json": json.dumps(exported)}).location + "/export.json").json
+    assert again["hands"] == exported["hands"] and again["winners"] == ["Ben"]

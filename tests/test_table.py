@@ -146,3 +146,13 @@ class TestScoring:
         hands = [{"A": 5, "B": 5}]
         assert standings(rules("progressive"), ["A", "B"], hands).decided_by == "shared"
         assert standings(rules("liverpool"), ["A", "B"], hands).decided_by == "replay"
+
+
+def test_replayed_last_hand_breaks_a_liverpool_tie():
+    hands = [{"A": 5, "B": 5, "C": 30}]
+    assert standings(rules(), ["A", "B", "C"], hands).decided_by == "replay"
+    res = standings(rules(), ["A", "B", "C"], hands, [{"A": 10, "B": 0, "C": 0}])
+    assert (res.winners, res.decided_by) == (("B",), "replayed")
+    res = standings(rules(), ["A", "B", "C"], hands, [{"A": 5, "B": 5, "C": 0}])
+    assert res.decided_by == "replay"  # still tied: replay again
+    assert standings(rules("progressive"), ["A", "B"], [{"A": 5, "B": 5}], [{"A": 0, "B": 9}]).decided_by == "shared"

@@ -375,6 +375,8 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
                      "buy_limit": st.rules.buy_limit, "first_dealer": st.names[game.first_dealer]},
         "version": game.version,
         "hands": [{"hand": h.number, "out": h.out, "penalties": h.penalties, "leftovers": h.cards} for h in st.hands],
+        "replays": [{"hand": h.number, "out": h.out, "penalties": h.penalties, "leftovers": h.cards}
+                    for h in st.replays],
         "totals": st.totals,
         "current_hand": st.current,
         "finished": st.finished,

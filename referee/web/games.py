@@ -131,16 +131,22 @@ class State:
     down: set[str] = field(default_factory=set)  # this hand
     leaders: list[str] = field(default_factory=list)
     result: Any = None  # scoring.Result
+    replays: list[HandRow] = field(default_factory=list)  # the last hand replayed to break a tie
+
+    @property
+    def replay_due(self) -> bool:
+        """The game is over but tied, and the family breaks that tie by replaying the last hand."""
+        return self.finished and self.result is not None and self.result.decided_by == "replay"
 
 
 def state(game: Game) -> State:
     rules = rules_of(game)
     names = [p.name for p in game.players]
-    rows = []
+    rows, replays = [], []
     for h in game.hands:
         pen = {names[r.seat]: r.penalty for r in h.results}
-        rows.append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat], pen,
-                            {names[r.seat]: r.cards for r in h.results}))
+        (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
+                                                       pen, {names[r.seat]: r.cards for r in h.results}))
     totals = {n: 0 for n in names}
     running: dict[str, list[int]] = {n: [] for n in names}
     for row in rows:
@@ -149,14 +155,14 @@ def state(game: Game) -> State:
             running[n].append(totals[n])
     finished = len(rows) >= len(rules.hands)
     current = None if finished else len(rows) + 1
-    st = State(game, rules, names, rows, totals, running, current, finished)
+    st = State(game, rules, names, rows, totals, running, current, finished, replays=replays)
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer)
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
         st.buys = Counter(names[b.seat] for b in game.buys if b.hand_number == current)
         st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
     if rows:
-        st.result = standings(rules, names, [r.penalties for r in rows])
+        st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays])
         best = min(totals.values())
         st.leaders = [n for n in names if totals[n] == best]
     return st
@@ -207,7 +213,7 @@ def score_hand(game: Game, rules: Rules, number: int, out_seat: int | None,
         raise GameError("bad_out", "out")
     if out_seat is None and rules.stock_exhausted != "end_hand":
         raise GameError("nobody_out", "out", status=422)
-    spec = rules.hand(number)
+    spec = rules.hand(min(number, len(rules.hands)))  # a replay is the last hand again
     buys = Counter(b.seat for b in game.buys if b.hand_number == number)
     results = []
     pack: Counter[tuple[Rank | None, Suit | None]] = Counter()
@@ -294,7 +300,8 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     recorded = len(game.hands)
     if number <= recorded:
         raise GameError("already_recorded", "hand", status=409, hand=number)
-    if number > len(rules.hands):
+    replay = number > len(rules.hands) and state(game).replay_due
+    if number > len(rules.hands) and not replay:
         raise GameError("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
         raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
@@ -302,7 +309,8 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
     try:
         _lock(game)
-        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus)
+        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus,
+                    replay=replay)
         db.session.add(hand)
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
@@ -464,7 +472,7 @@ def export_data(game: Game) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "hands": [{"hand": h.number, "out": None if h.out_seat is None else st.names[h.out_seat],
-                   "exact_cut": bool(h.cut_bonus),
+                   "exact_cut": bool(h.cut_bonus), "replay": bool(h.replay),
                    "leftovers": {st.names[r.seat]: r.cards for r in h.results if r.seat != h.out_seat},
                    "penalties": {st.names[r.seat]: r.penalty for r in h.results}} for h in game.hands],
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],

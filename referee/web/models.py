@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, event
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, event, false
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -71,6 +71,7 @@ class Hand(db.Model):  # type: ignore[name-defined]
     number: Mapped[int] = mapped_column(Integer)
     out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the stock ran out
     cut_bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # taken off the cutter's score
+    replay: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the last hand replayed for a tie
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     game: Mapped[Game] = relationship(back_populates="hands")
