@@ -133,15 +133,12 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card], permission: list[V
     wilds: list[Card] = []
     for c in cards:
         if c.rank is None or (rules.is_wild(c) and c.suit != suit):
-            wilds.append(c)
+            wilds.append(c)  # a joker, or a wild-rank card that cannot be itself here
             continue
         if c.suit != suit:
-            if rules.is_wild(c):
-                wilds.append(c)
-                continue
             problems.append(Violation("layoff_wrong_suit", None, {"card": str(c)}))
             continue
-        spots = [p for p in ((HIGH_ACE, LOW_ACE) if c.rank == 1 else (int(c.rank),))]
+        spots = (HIGH_ACE, LOW_ACE) if c.rank == 1 else (int(c.rank),)
         free = [p for p in spots if p not in occupied and p not in naturals]
         if not free:
             if rules.is_wild(c):
