@@ -161,10 +161,6 @@ def parse_cards(text: str | list[str]) -> list[Card]:
     return [Card.parse(t) for t in tokens]
 
 
-def format_cards(cards: list[Card]) -> list[str]:
-    return [str(c) for c in cards]
-
-
 # Rank letters as the source documents write them (es J Q K A, pt V D R A, de B D K A).
 LOCAL_RANK_LETTERS: dict[str, dict[Rank, str]] = {
     "en": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},

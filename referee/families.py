@@ -11,7 +11,7 @@ variants, option overrides and a player count into the ``Rules`` one game is pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable
 
@@ -191,10 +191,6 @@ class Family:
                 return v
         raise RulesError("unknown_variant", "variants", variant=vid)
 
-    @property
-    def option_names(self) -> tuple[str, ...]:
-        return tuple(self.defaults)
-
 
 _SHARED_CONTRACTS = {1: "S3 S3", 2: "S3 R4", 3: "R4 R4", 4: "S3 S3 S3", 5: "S3 S3 R4", 6: "S3 R4 R4"}
 
@@ -371,6 +367,7 @@ class Rules:
                 object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
+        """Only reached for a name that is no option: tells type checkers the options are attributes."""
         raise AttributeError(name)
 
     @cached_property
@@ -397,9 +394,6 @@ class Rules:
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""
         return self.jokers if card.rank is None else self.decks
-
-    def with_options(self, **changes: Any) -> "Rules":
-        return replace(self, options=self.options | changes)
 
 
 def _check_option(name: str, value: Any, fam: Family) -> Any:

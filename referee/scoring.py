@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import Card
+from .cards import JOKER, NATURALS, Card
 from .families import Rules
 
 
@@ -35,8 +35,6 @@ def possible_totals(rules: Rules, max_cards: int) -> set[int]:
 
 
 def _one_of_each() -> list[Card]:
-    from .cards import JOKER, NATURALS
-
     return list(NATURALS) + [JOKER]
 
 

@@ -245,6 +245,3 @@ def deal_order(rules: Rules, seats: Sequence[str], hand: int, first_dealer: int 
     first = left if rules.family.first_player == "left" else right
     return DealOrder(seats[d], seats[cutter], seats[first])
 
-
-__all__ = ["buy", "layoff", "swap", "deal_order", "position_card", "BuyRuling", "LayoffRuling", "SwapRuling",
-           "DealOrder", "TableError"]

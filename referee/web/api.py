@@ -48,16 +48,6 @@ def _api_error(e: ApiError) -> tuple[Response, int]:
     return jsonify(error_body(e.code, e.field, e.params)), e.status
 
 
-@bp.errorhandler(RulesError)
-def _rules_error(e: RulesError) -> tuple[Response, int]:
-    return jsonify(error_body(e.code, e.field, e.params)), 400
-
-
-@bp.errorhandler(table.TableError)
-def _table_error(e: table.TableError) -> tuple[Response, int]:
-    return jsonify(error_body(e.code, e.field, dict(e.params))), 400
-
-
 # ------------------------------------------------------------------------------------------------ input
 def body() -> dict[str, Any]:
     data = request.get_json(silent=True, force=True)
