@@ -29,7 +29,7 @@ from ..verdicts import CODES
 from .errors import error_text
 from .forms import as_int, options_from_form
 from .i18n import _l, card_text, message
-from .pages import contract_words
+from .pages import contract_words, option_label, option_value
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -300,6 +300,7 @@ def page(mode: str) -> Response:
     context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
                    outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
                    chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
+                   option_label=option_label, option_value=option_value,
                    preset=_preset_query(form, values), gone_down=(values.get("gone_down") or "")[:300] if values else "")
     htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
     template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
