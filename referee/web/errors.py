@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
     "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
     "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
+    "contracts_missing": N_("Custom contracts: write your own contracts, one line per hand."),
     "bad_variants": N_("Variants are a list of names."),
     "bad_options": N_("House rules are an object of names and values."),
     "players_out_of_range": N_("This rule family is played by %(minimum)s to %(maximum)s players."),
