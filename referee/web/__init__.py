@@ -57,6 +57,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "es", "pt", "de"),
         JSON_SORT_KEYS=False,
+        # A phone keeps a game open all evening: a form token lives as long as the browser's session, not an
+        # hour. Over HTTPS Flask-WTF would also demand a Referer from this host, which no browser sends under
+        # our Referrer-Policy (links carry tokens); the token and the SameSite session cookie protect forms.
+        WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

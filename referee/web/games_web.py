@@ -202,6 +202,12 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 cutter_of=lambda number: games.cutter_of(game, number))
 
 
+def board_fragment(game: Any, can_edit: bool, token: str) -> str:
+    """The board, and the links and undo under it (swapped out of band), as htmx re-draws them."""
+    ctx = board_context(game, can_edit, token)
+    return render_template("games/_board.html", **ctx) + render_template("games/_foot.html", oob=True, **ctx)
+
+
 @bp.get("/g/<token>")
 def play(token: str) -> Response:
     game, can_edit = load(token)
@@ -222,7 +228,7 @@ def board(token: str) -> Response:
     if tag in request.headers.get("If-None-Match", ""):
         resp = Response(status=304)
     else:
-        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+        resp = make_response(board_fragment(game, can_edit, token))
     resp.headers["ETag"] = tag
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.headers["Vary"] = "Cookie, Accept-Language"
@@ -304,7 +310,7 @@ def down(token: str) -> Any:
 def _back(token: str) -> Any:
     if request.headers.get("HX-Request") == "true":
         game, can_edit = load(token)
-        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+        resp = make_response(board_fragment(game, can_edit, token))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")
