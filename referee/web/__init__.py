@@ -78,18 +78,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
-    from . import api, cli, games_web, i18n, pages, referee
+    from . import api, cli, i18n, referee, rules, scoreboard
     from .models import db
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
-    app.register_blueprint(pages.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API takes no cookies; its writes will need a bearer token
     app.register_blueprint(referee.bp)
-    app.register_blueprint(games_web.bp)
+    app.register_blueprint(scoreboard.bp)
     cli.init_app(app)
 
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)

@@ -11,10 +11,10 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
-from .. import rulebook
-from ..i18n import N_
-from ..families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
-from .i18n import lang, rank_letters
+from ... import rulebook
+from ...i18n import N_
+from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
+from ..i18n import lang, rank_letters
 
 bp = Blueprint("pages", __name__)
 
