@@ -29,7 +29,8 @@ from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
-from referee.web import create_app, games  # noqa: E402
+from referee.web import create_app  # noqa: E402
+from referee.web.scoreboard import services  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> float:
@@ -54,10 +55,10 @@ def line(label: str, samples: list[float], unit: str = "µs") -> tuple[float, fl
 def seeded_game(app) -> str:  # type: ignore[no-untyped-def]
     """A four-player game three hands in, as a table would have it; returns its view token."""
     with app.app_context():
-        game, _ = games.create_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
+        game, _ = services.create_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
         for n, out in ((1, 0), (2, 1), (3, 2)):
-            entries = {s: games.Entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
-            games.record_hand(game, n, out, entries)
+            entries = {s: services.Entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
+            services.record_hand(game, n, out, entries)
         return game.view_token
 
 

@@ -7,11 +7,31 @@
   var board = document.getElementById("board");
   var etag = null;
   document.body.addEventListener("htmx:configRequest", function (e) {
-    if (etag && e.detail.verb === "get") { e.detail.headers["If-None-Match"] = etag; }
+    if (etag && e.detail.verb === "get" && e.detail.path.slice(-6) === "/board") {
+      e.detail.headers["If-None-Match"] = etag;
+    }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    // An unchanged board (304) has no body: keep the board as it is rather than swap in nothing.
+    if (e.detail.xhr && e.detail.xhr.status === 304) { e.detail.shouldSwap = false; }
   });
   document.body.addEventListener("htmx:afterRequest", function (e) {
-    var tag = e.detail.xhr && e.detail.xhr.getResponseHeader("ETag");
+    var tag = e.detail.xhr && e.detail.xhr.status === 200 && e.detail.xhr.getResponseHeader("ETag");
     if (tag) { etag = tag; }
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    var b = document.getElementById("board"), zone = document.getElementById("record-zone");
+    if (!b || !zone || e.detail.target !== b && e.detail.elt !== b) { return; }
+    // Another phone moved the game on to a new hand: bring the end-of-hand form along, unless this phone has
+    // started filling it in (then its save is answered with what happened, and nothing typed is lost).
+    var form = document.getElementById("record");
+    if (b.dataset.hand !== zone.dataset.hand && !(form && form.dataset.touched)) {
+      window.htmx.ajax("GET", window.location.pathname + window.location.search,
+                       { target: "#record-zone", select: "#record-zone", swap: "outerHTML" });
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail.target && e.detail.target.id === "record-zone") { initRecord(); }
   });
   if (board && window.htmx) {
     setInterval(function () {
@@ -30,8 +50,11 @@
   document.querySelectorAll(".js-hide").forEach(function (el) { el.classList.add("hidden-by-js"); });
 
   // --- leftover cards
+  function initRecord() {
   var form = document.getElementById("record");
   if (!form) { return; }
+  form.addEventListener("input", function () { form.dataset.touched = "1"; });
+  form.addEventListener("click", function (e) { if (e.target.closest("button[data-rank], input")) { form.dataset.touched = "1"; } });
   var points = JSON.parse(form.dataset.points || "{}");
   function rankOf(token) {
     var t = token.toUpperCase();
@@ -85,4 +108,6 @@
   });
   form.querySelectorAll("input[name=out]").forEach(function (r) { r.addEventListener("change", syncOut); });
   syncOut();
+  }
+  initRecord();
 })();

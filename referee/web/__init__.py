@@ -57,6 +57,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "es", "pt", "de"),
         JSON_SORT_KEYS=False,
+        # A phone keeps a game open all evening: a form token lives as long as the browser's session, not an
+        # hour. Over HTTPS Flask-WTF would also demand a Referer from this host, which no browser sends under
+        # our Referrer-Policy (links carry tokens); the token and the SameSite session cookie protect forms.
+        WTF_CSRF_TIME_LIMIT=None,
+        WTF_CSRF_SSL_STRICT=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
@@ -73,18 +78,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
-    from . import api, cli, games_web, i18n, pages, referee
+    from . import api, cli, i18n, referee, rules, scoreboard
     from .models import db
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
-    app.register_blueprint(pages.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API takes no cookies; its writes will need a bearer token
     app.register_blueprint(referee.bp)
-    app.register_blueprint(games_web.bp)
+    app.register_blueprint(scoreboard.bp)
     cli.init_app(app)
 
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)

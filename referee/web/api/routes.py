@@ -13,17 +13,17 @@ from typing import Any, Callable
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import force_locale, gettext
 
-from .. import arrange as arrange_mod
-from .. import contracts, scoring, table
-from ..cards import Card, CardError
-from ..families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, resolve
-from ..melds import Meld
-from ..i18n import N_
-from ..verdicts import CODES, Violation
-from . import games
-from .errors import error_text
-from .games import Entry, GameError
-from .i18n import lang, message
+from ... import arrange as arrange_mod
+from ... import contracts, scoring, table
+from ...cards import Card, CardError
+from ...families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, resolve
+from ...melds import Meld
+from ...i18n import N_
+from ...verdicts import CODES, Violation
+from ..scoreboard import services
+from ..errors import error_text
+from ..scoreboard.services import Entry, GameError
+from ..i18n import lang, message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -344,7 +344,7 @@ def _game_for(game_id: str, write: bool) -> Any:
     token = _bearer()
     if token is None:
         raise ApiError("unauthorized", None, 401)
-    found = games.find(token)
+    found = services.find(token)
     if found is None or found[0].id != game_id:
         raise ApiError("forbidden", None, 403)
     game, can_edit = found
@@ -354,7 +354,7 @@ def _game_for(game_id: str, write: bool) -> Any:
 
 
 def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
-    st = games.state(game)
+    st = services.state(game)
     out: dict[str, Any] = {
         "id": game.id,
         "ruleset": game.family,
@@ -391,7 +391,7 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
     try:
-        game, edit = games.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+        game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                        need(data, "players"), data.get("first_dealer", 0), via="api")
     except GameError as e:
         return _game_error(e)
@@ -403,7 +403,7 @@ def create_game(data: dict[str, Any]) -> Any:
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
     game = _game_for(game_id, write=False)
-    can_edit = games.token_hash(_bearer() or "") == game.edit_hash
+    can_edit = services.token_hash(_bearer() or "") == game.edit_hash
     return jsonify(game_json(game, can_edit))
 
 
@@ -435,7 +435,7 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
-        hand = games.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
+        hand = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
                                  exact_cut=bool_field(data, "exact_cut", False))
     except GameError as e:
         resp, status = _game_error(e)
@@ -454,7 +454,7 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
         raise ApiError("wrong_type", "version", expected=N_("a whole number"))
     try:
         out, entries = _api_entries(game, data)
-        hand = games.correct_hand(game, number, out, entries, expected, via="api",
+        hand = services.correct_hand(game, number, out, entries, expected, via="api",
                                   exact_cut=bool_field(data, "exact_cut", False))
     except GameError as e:
         return _game_error(e)
@@ -464,7 +464,7 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
 def hand_result(game: Any, hand: Any) -> Response:
     names = [p.name for p in game.players]
     return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
-                    "totals": games.state(game).totals, "version": game.version})
+                    "totals": services.state(game).totals, "version": game.version})
 
 
 @bp.post("/games/<game_id>/buys")
@@ -477,7 +477,7 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
         return _game_error(GameError("unknown_player", "player", status=422, name=str(player)[:40]))
     try:
         number = int_field(data, "hand")
-        outcome = games.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
+        outcome = services.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
     except GameError as e:
         return _game_error(e)
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,

@@ -21,11 +21,11 @@ from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..cards import Card, CardError, Rank, Suit
-from ..families import FAMILIES, Rules, RulesError, resolve
-from ..scoring import possible_totals, standings
-from ..table import deal_order
-from .models import Buy, Change, Down, Game, Hand, Player, Result, db, now
+from ...cards import Card, CardError, Rank, Suit
+from ...families import FAMILIES, Rules, RulesError, resolve
+from ...scoring import possible_totals, standings
+from ...table import deal_order
+from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
 

@@ -16,16 +16,16 @@ from flask import Blueprint, Response, abort, flash, make_response, redirect, re
 from flask_babel import gettext
 from markupsafe import Markup
 
-from ..families import FAMILIES, OPTIONS, resolve
-from ..i18n import N_
-from ..verdicts import CODES
-from . import games
-from .games import Entry, GameError
-from .errors import error_text
-from .forms import as_int, options_from_form
-from .i18n import lang, message
-from .pages import contract_words, option_label, option_value
-from .referee import REFEREE_OPTIONS
+from ...families import FAMILIES, OPTIONS, resolve
+from ...i18n import N_
+from ...verdicts import CODES
+from . import services
+from .services import Entry, GameError
+from ..errors import error_text
+from ..forms import as_int, options_from_form
+from ..i18n import lang, message
+from ..rules.routes import contract_words, option_label, option_value
+from ..referee.routes import REFEREE_OPTIONS
 
 bp = Blueprint("games", __name__)
 
@@ -77,11 +77,11 @@ def forget(resp: Response, token: str) -> Response:
 def mine() -> str:
     rows = []
     for token in remembered():
-        found = games.find(token)
+        found = services.find(token)
         if found is None:
             continue
         game, can_edit = found
-        st = games.state(game)
+        st = services.state(game)
         rows.append({"token": token, "can_edit": can_edit, "names": st.names, "family": FAMILIES[game.family].name,
                      "hand": st.current, "finished": st.finished, "updated": game.updated_at})
     return render_template("games/mine.html", rows=rows)
@@ -124,7 +124,7 @@ def new() -> Any:
         return render_template("games/new.html", **_setup_context(fam, names, variants, request.form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
     try:
-        game, edit = games.create_game(fam_id, variants, options, names, first_dealer)
+        game, edit = services.create_game(fam_id, variants, options, names, first_dealer)
     except GameError as e:
         ctx = _setup_context(fam, names, variants, request.form, first_dealer)
         ctx["error"] = game_error_text(e)
@@ -156,7 +156,7 @@ def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, f
 
 # ------------------------------------------------------------------------------------------ playing
 def load(token: str) -> tuple[Any, bool]:
-    found = games.find(token)
+    found = services.find(token)
     if found is None:
         abort(404)
     return found
@@ -190,16 +190,22 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
 
 
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
-    st = games.state(game)
+    st = services.state(game)
     spec = st.rules.hand(st.current) if st.current else None
-    points = {r: games.points_of(st.rules, games.parse_leftover(r)[0]) for r in
+    points = {r: services.points_of(st.rules, services.parse_leftover(r)[0]) for r in
               ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
-                last_change=games.last_change(game) if can_edit else None, change_text=change_text,
+                last_change=services.last_change(game) if can_edit else None, change_text=change_text,
                 referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
-                cutter_of=lambda number: games.cutter_of(game, number))
+                cutter_of=lambda number: services.cutter_of(game, number))
+
+
+def board_fragment(game: Any, can_edit: bool, token: str) -> str:
+    """The board, and the links and undo under it (swapped out of band), as htmx re-draws them."""
+    ctx = board_context(game, can_edit, token)
+    return render_template("games/_board.html", **ctx) + render_template("games/_foot.html", oob=True, **ctx)
 
 
 @bp.get("/g/<token>")
@@ -214,7 +220,7 @@ def play(token: str) -> Response:
 @bp.get("/g/<token>/board")
 def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: 304 while the game's version is the same."""
-    found = games.find(token)
+    found = services.find(token)
     if found is None:
         abort(404)
     game, can_edit = found
@@ -222,7 +228,7 @@ def board(token: str) -> Response:
     if tag in request.headers.get("If-None-Match", ""):
         resp = Response(status=304)
     else:
-        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+        resp = make_response(board_fragment(game, can_edit, token))
     resp.headers["ETag"] = tag
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.headers["Vary"] = "Cookie, Accept-Language"
@@ -257,7 +263,7 @@ def record(token: str) -> Any:
     try:
         entries = _entries(request.form, len(game.players))
         out = _out_seat(request.form)
-        hand = games.record_hand(game, as_int(number) or -1, out, entries,
+        hand = services.record_hand(game, as_int(number) or -1, out, entries,
                                  exact_cut=request.form.get("exact_cut") == "1")
     except GameError as e:
         if e.code == "already_recorded":
@@ -279,9 +285,9 @@ def buy(token: str) -> Any:
     number = request.form.get("hand", "")
     try:
         if request.form.get("action") == "remove":
-            games.remove_buy(game, as_int(number) or -1, as_int(seat) or 0)
+            services.remove_buy(game, as_int(number) or -1, as_int(seat) or 0)
         else:
-            outcome = games.add_buy(game, as_int(number) or -1, as_int(seat) if as_int(seat) is not None else -1)
+            outcome = services.add_buy(game, as_int(number) or -1, as_int(seat) if as_int(seat) is not None else -1)
             if not outcome.added:
                 flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
                       rule=CODES[outcome.reason].rule), "warning")
@@ -296,15 +302,15 @@ def down(token: str) -> Any:
     seat, number = request.form.get("seat", ""), request.form.get("hand", "")
     seat_n, hand_n = as_int(seat), as_int(number)
     if seat_n is not None and 0 <= seat_n < len(game.players) and hand_n is not None:
-        if games.state(game).current == hand_n:
-            games.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
+        if services.state(game).current == hand_n:
+            services.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
     return _back(token)
 
 
 def _back(token: str) -> Any:
     if request.headers.get("HX-Request") == "true":
         game, can_edit = load(token)
-        resp = make_response(render_template("games/_board.html", **board_context(game, can_edit, token)))
+        resp = make_response(board_fragment(game, can_edit, token))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")
@@ -315,7 +321,7 @@ def undo(token: str) -> Any:
     game = edit_only(token)
     version = request.form.get("version", "")
     try:
-        change = games.undo(game, as_int(version))
+        change = services.undo(game, as_int(version))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except GameError as e:
         flash(game_error_text(e), "warning")
@@ -335,7 +341,7 @@ def correct(token: str, number: int) -> Any:
         return render_template("games/correct.html", **ctx)
     version = request.form.get("version", "")
     try:
-        games.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
+        services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
                            as_int(version), exact_cut=request.form.get("exact_cut") == "1")
     except GameError as e:
         if e.code == "stale":
@@ -349,7 +355,7 @@ def correct(token: str, number: int) -> Any:
 
 def _cutter_seat(hand: Any) -> int:
     names = [p.name for p in hand.game.players]
-    return names.index(games.cutter_of(hand.game, hand.number))
+    return names.index(services.cutter_of(hand.game, hand.number))
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:
@@ -369,7 +375,7 @@ def history(token: str) -> str:
     rows = [{"at": c.at, "text": change_text(c, names), "via": gettext(VIA_WORDS.get(c.via, c.via)),
              "undone": c.undone} for c in reversed(game.changes)]
     return render_template("games/history.html", rows=rows, token=token, can_edit=can_edit, game=game,
-                           st=games.state(game))
+                           st=services.state(game))
 
 
 def change_text(c: Any, names: list[str]) -> str:
@@ -407,7 +413,7 @@ def sheet(token: str) -> str:
 @bp.get("/g/<token>/export.json")
 def export_json(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(json.dumps(games.export_data(game), ensure_ascii=False, indent=2))
+    resp = make_response(json.dumps(services.export_data(game), ensure_ascii=False, indent=2))
     resp.headers["Content-Type"] = "application/json; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.json"'
     return resp
@@ -416,7 +422,7 @@ def export_json(token: str) -> Response:
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(games.export_csv(game))
+    resp = make_response(services.export_csv(game))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
     return resp
@@ -430,7 +436,7 @@ def import_game() -> Any:
     text = raw.read(200_000).decode("utf-8", "replace") if raw else request.form.get("json", "")
     try:
         data = json.loads(text)
-        game, edit = games.import_data(data)
+        game, edit = services.import_data(data)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
     except GameError as e:
@@ -441,7 +447,7 @@ def import_game() -> Any:
 @bp.post("/g/<token>/delete")
 def delete(token: str) -> Response:
     game = edit_only(token)
-    games.delete_game(game)
+    services.delete_game(game)
     flash(gettext("The game was deleted."), "saved")
     return forget(redirect(url_for("games.mine")), token)
 

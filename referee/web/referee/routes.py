@@ -19,17 +19,17 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAr
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
-from .. import arrange as arrange_mod
-from .. import contracts, table
-from ..cards import Card, CardError, parse_cards
-from ..families import FAMILIES, OPTIONS, Rules, RulesError, resolve
-from ..melds import analyze
-from ..i18n import N_
-from ..verdicts import CODES
-from .errors import error_text
-from .forms import as_int, options_from_form
-from .i18n import _l, card_text, message
-from .pages import contract_words, option_label, option_value
+from ... import arrange as arrange_mod
+from ... import contracts, table
+from ...cards import Card, CardError, parse_cards
+from ...families import FAMILIES, OPTIONS, Rules, RulesError, resolve
+from ...melds import analyze
+from ...i18n import N_
+from ...verdicts import CODES
+from ..errors import error_text
+from ..forms import as_int, options_from_form
+from ..i18n import _l, card_text, message
+from ..rules.routes import contract_words, option_label, option_value
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 

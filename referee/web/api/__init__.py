@@ -1,0 +1,5 @@
+"""The JSON API v1."""
+
+from .routes import bp
+
+__all__ = ["bp"]
