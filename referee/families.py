@@ -89,7 +89,7 @@ class Option:
     rule: str  # the rule anchor it changes
     choices: tuple[Any, ...] = ()
     minimum: int = 0
-    maximum: int = 99
+    maximum: int = 99  # ints: the largest value; ranks: the most entries; contracts: the most cards one asks for
 
 
 OPTIONS: dict[str, Option] = {
@@ -98,7 +98,7 @@ OPTIONS: dict[str, Option] = {
         Option("ace", "choice", N_("Where an ace may sit in a run: low (A-2-3), high (Q-K-A) or either."),
                "rule-aces", choices=("either", "low", "high")),
         Option("wild_ranks", "ranks", N_("Which cards are wild: jokers and/or ranks (twos, queens)."),
-               "rule-wilds"),
+               "rule-wilds", minimum=1, maximum=3),
         Option("set_min_naturals", "int", N_("How many natural (not wild) cards a set needs."),
                "rule-set-naturals", minimum=1, maximum=3),
         Option("run_max_wilds_per_4", "int_or_null",
@@ -119,9 +119,9 @@ OPTIONS: dict[str, Option] = {
                "rule-stock-exhausted", choices=("reshuffle", "end_hand")),
         Option("hands", "choice", N_("How many hands the game has."), "rule-contract"),
         Option("decks", "int_or_null", N_("Decks in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=1, maximum=6),
+               minimum=1, maximum=4),
         Option("jokers", "int_or_null", N_("Jokers in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=0, maximum=12),
+               minimum=0, maximum=8),
         Option("hand_size", "int_or_null", N_("Deal this many cards in every hand (empty: the family's table)."),
                "rule-deal-order", minimum=5, maximum=15),
         Option("first_hand_size", "int_or_null", N_("Deal this many cards in the first hand (empty: as the others)."),
@@ -129,7 +129,8 @@ OPTIONS: dict[str, Option] = {
         Option("final_run", "int_or_null", N_("The length of the final hand's run (empty: the family's)."),
                "rule-final-hand", minimum=6, maximum=7),
         Option("contracts", "contracts",
-               N_("Your own contracts, one per hand (empty: the family's list)."), "rule-contract"),
+               N_("Your own contracts, one per hand (empty: the family's list)."), "rule-contract",
+               maximum=15),
         Option("joker_points", "int_or_null",
                N_("Penalty points for a joker left in hand (empty: the family's value)."), "rule-penalty-values",
                minimum=0, maximum=100),
@@ -433,8 +434,10 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
         if value not in choices or isinstance(value, bool):
             raise RulesError("option_choice", where, option=name, choices=", ".join(map(str, choices)))
     elif opt.kind == "ranks":
-        if not isinstance(value, list) or not value or len(value) > 14:
+        if not isinstance(value, list) or not value:
             raise RulesError("option_ranks", where, option=name)
+        if len(value) > 14:  # each rank and the joker once
+            raise RulesError("option_count", where, option=name, maximum=opt.maximum)
         out = []
         for r in value:
             if not isinstance(r, str):
@@ -447,6 +450,8 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
                     raise RulesError("option_ranks", where, option=name) from None
             if token not in out:
                 out.append(token)
+        if len(out) > opt.maximum:
+            raise RulesError("option_count", where, option=name, maximum=opt.maximum)
         return out
     elif opt.kind == "contracts":
         if value is None:
@@ -454,9 +459,14 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
         if not isinstance(value, list) or not 1 <= len(value) <= 12 or not all(isinstance(v, str) for v in value):
             raise RulesError("bad_contract", where, text=str(value)[:60])
         try:
-            return [Contract.parse(v).notation for v in value]
+            parsed = [Contract.parse(v) for v in value]
         except RulesError as e:
             raise RulesError(e.code, where, **e.params) from None
+        for c in parsed:
+            if c.cards_needed > opt.maximum:
+                raise RulesError("contract_too_large", where, text=c.notation, cards=c.cards_needed,
+                                 maximum=opt.maximum)
+        return [c.notation for c in parsed]
     return value
 
 

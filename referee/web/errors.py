@@ -22,6 +22,9 @@ MESSAGES: dict[str, str] = {
     "option_type": N_("The house rule %(option)s must be %(expected)s."),
     "option_range": N_("The house rule %(option)s must be a whole number from %(minimum)s to %(maximum)s."),
     "option_choice": N_("The house rule %(option)s must be one of: %(choices)s."),
+    "option_count": N_("The house rule %(option)s takes at most %(maximum)s values."),
+    "contract_too_large": N_("The contract %(text)s asks for %(cards)s cards; a contract can ask for at most "
+                             "%(maximum)s."),
     "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
     "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
     "contracts_missing": N_("Custom contracts: write your own contracts, one line per hand."),
@@ -60,6 +63,8 @@ MESSAGES: dict[str, str] = {
                 "it is now."),
     "nothing_to_undo": N_("There is nothing to undo."),
     "undo_blocked": N_("Undo the later hands first."),
+    "search_exhausted": N_("Too many ways to try with these cards and house rules: this could not be worked out in "
+                           "the time one answer may take. Lay out the melds you have in mind and check them instead."),
     "bad_import": N_("This is not a game exported from this app."),
 }
 
