@@ -87,6 +87,7 @@ class Violation:
     code: str
     meld: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    field: str | None = None  # the input it is about, where it is one field of a form or a body
 
     @property
     def rule(self) -> str:

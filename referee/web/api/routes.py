@@ -22,7 +22,7 @@ from ...i18n import N_
 from ...verdicts import CODES, Violation
 from ..scoreboard import services
 from ..errors import error_text
-from ..scoreboard.services import Entry, GameError
+from ..scoreboard.services import GameError
 from ..i18n import lang, message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -420,9 +420,9 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
         if name not in seat:
             raise GameError("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
         if isinstance(cards, int) and not isinstance(cards, bool):
-            entries[seat[name]] = Entry(total=cards)
+            entries[seat[name]] = services.entry(total=cards)
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 40:
-            entries[seat[name]] = Entry(cards=cards or None)
+            entries[seat[name]] = services.entry(cards)
         else:
             raise ApiError("wrong_type", f"leftovers.{str(name)[:40]}", expected=N_("a list of cards or a total"))
     return (None if out is None else seat[out]), entries
@@ -463,7 +463,7 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
 
 def hand_result(game: Any, hand: Any) -> Response:
     names = [p.name for p in game.players]
-    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
+    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.score for r in hand.results},
                     "totals": services.state(game).totals, "version": game.version})
 
 

@@ -16,11 +16,13 @@ from flask import Blueprint, Response, abort, flash, make_response, redirect, re
 from flask_babel import gettext
 from markupsafe import Markup
 
+from ...cards import Rank
 from ...families import FAMILIES, OPTIONS, resolve
+from ...scoring import Leftover
 from ...i18n import N_
 from ...verdicts import CODES
 from . import services
-from .services import Entry, GameError
+from .services import GameError
 from ..errors import error_text
 from ..forms import as_int, options_from_form
 from ..i18n import lang, message
@@ -192,8 +194,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     st = services.state(game)
     spec = st.rules.hand(st.current) if st.current else None
-    points = {r: services.points_of(st.rules, services.parse_leftover(r)[0]) for r in
-              ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")}
+    points = {str(Leftover(r)): st.rules.rank_points(r) for r in (*Rank, None)}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
@@ -235,7 +236,7 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any, n_players: int) -> dict[int, Entry]:
+def _entries(form: Any, n_players: int) -> dict[int, services.Entry]:
     entries = {}
     for seat in range(n_players):
         raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
@@ -243,7 +244,7 @@ def _entries(form: Any, n_players: int) -> dict[int, Entry]:
         total = as_int(total_raw)
         if total_raw and total is None:
             raise GameError("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
-        entries[seat] = Entry(cards=raw or None, total=total)
+        entries[seat] = services.entry(raw, total)
     return entries
 
 
@@ -274,7 +275,7 @@ def record(token: str) -> Any:
         return render_template("games/game.html", **ctx), e.status
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
-        f"{names[r.seat]} +{r.penalty}" for r in hand.results)), "saved")
+        f"{names[r.seat]} +{r.score}" for r in hand.results)), "saved")
     return redirect(url_for("games.play", token=token))
 
 
@@ -353,16 +354,11 @@ def correct(token: str, number: int) -> Any:
     return redirect(url_for("games.play", token=token))
 
 
-def _cutter_seat(hand: Any) -> int:
-    names = [p.name for p in hand.game.players]
-    return names.index(services.cutter_of(hand.game, hand.number))
-
-
 def _hand_as_form(hand: Any) -> dict[str, str]:
     out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat), "exact_cut": "1" if hand.cut_bonus else ""}
     for r in hand.results:
         if r.cards is None:  # a typed total: shown as typed, before any cut bonus
-            out[f"total_{r.seat}"] = str(r.penalty + (hand.cut_bonus if r.seat == _cutter_seat(hand) else 0))
+            out[f"total_{r.seat}"] = str(r.penalty)
         else:
             out[f"cards_{r.seat}"] = " ".join(r.cards)
     return out

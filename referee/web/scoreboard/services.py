@@ -21,9 +21,9 @@ from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ...cards import Card, CardError, Rank, Suit
+from ...cards import CardError
 from ...families import FAMILIES, Rules, RulesError, resolve
-from ...scoring import possible_totals, standings
+from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
 from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 
@@ -144,15 +144,11 @@ def state(game: Game) -> State:
     names = [p.name for p in game.players]
     rows, replays = [], []
     for h in game.hands:
-        pen = {names[r.seat]: r.penalty for r in h.results}
+        pen = {names[r.seat]: r.score for r in h.results}
         (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
                                                        pen, {names[r.seat]: r.cards for r in h.results}))
-    totals = {n: 0 for n in names}
-    running: dict[str, list[int]] = {n: [] for n in names}
-    for row in rows:
-        for n in names:
-            totals[n] += row.penalties.get(n, 0)
-            running[n].append(totals[n])
+    running = running_totals(names, [r.penalties for r in rows])
+    totals = {n: (running[n][-1] if rows else 0) for n in names}
     finished = len(rows) >= len(rules.hands)
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays)
@@ -168,97 +164,28 @@ def state(game: Game) -> State:
     return st
 
 
-# ------------------------------------------------------------------------------------------- leftovers
-def parse_leftover(token: str) -> tuple[Rank | None, Suit | None]:
-    """A card left in hand: a rank alone (suits do not score), a full card, or a joker."""
-    t = token.strip().upper()
+# ------------------------------------------------------------------------------------------- scoring
+def entry(cards: Any = None, total: int | None = None) -> Entry:
+    """One player's leftovers as typed or tapped: card tokens (a list, or one string), and/or a total."""
     try:
-        card = Card.parse(t)
-        return card.rank, card.suit
-    except CardError:
-        pass
-    try:
-        return Rank.parse(t), None
-    except CardError:
-        raise GameError("bad_card", text=token[:20]) from None
+        parsed = Leftover.parse_all(cards) if cards else ()
+    except CardError as e:
+        raise GameError("bad_card", None, text=e.text[:20]) from None
+    return Entry(parsed or None, total)
 
 
-def points_of(rules: Rules, rank: Rank | None) -> int:
-    card = Card.parse("JK") if rank is None else Card.parse(rank.symbol + "S")
-    return rules.points(card)
-
-
-def normalise(tokens: list[str]) -> list[str]:
-    out = []
-    for t in tokens:
-        rank, suit = parse_leftover(t)
-        out.append("JK" if rank is None else rank.symbol + (suit.value if suit else ""))
-    return out
-
-
-@dataclass
-class Entry:
-    """One player's leftovers as entered: cards (tapped), or a typed total."""
-
-    cards: list[str] | None = None
-    total: int | None = None
-
-
-def score_hand(game: Game, rules: Rules, number: int, out_seat: int | None,
-               entries: dict[int, Entry]) -> list[Result]:
-    """Check a hand's entries and work out the penalties. Refuses what cannot be: cards for the player who
-    went out, more copies than the pack, a total no cards could make, more cards than a player could hold."""
-    n_players = len(game.players)
-    if out_seat is not None and not 0 <= out_seat < n_players:
-        raise GameError("bad_out", "out")
-    if out_seat is None and rules.stock_exhausted != "end_hand":
-        raise GameError("nobody_out", "out", status=422)
-    spec = rules.hand(min(number, len(rules.hands)))  # a replay is the last hand again
+def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
+          exact_cut: bool = False) -> list[Result]:
+    """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
+    names = [p.name for p in game.players]
     buys = Counter(b.seat for b in game.buys if b.hand_number == number)
-    results = []
-    pack: Counter[tuple[Rank | None, Suit | None]] = Counter()
-    for seat in range(n_players):
-        entry = entries.get(seat, Entry())
-        field_name = f"cards_{seat}"
-        name = game.players[seat].name
-        if seat == out_seat:
-            if entry.cards or entry.total:
-                raise GameError("out_has_cards", field_name, player=name)
-            results.append(Result(seat=seat, penalty=0, cards=[]))
-            continue
-        holds = spec.deal + 1 + 2 * buys[seat]  # the most cards this player could hold at the end
-        if entry.cards:
-            cards = normalise(entry.cards)
-            if len(cards) > holds:
-                raise GameError("too_many_cards", field_name, player=name, maximum=holds)
-            for c in cards:
-                pack[parse_leftover(c)] += 1
-            penalty = sum(points_of(rules, parse_leftover(c)[0]) for c in cards)
-            if entry.total is not None and entry.total != penalty:
-                raise GameError("total_disagrees", f"total_{seat}", player=name, total=entry.total, cards=penalty)
-            results.append(Result(seat=seat, penalty=penalty, cards=cards))
-        elif entry.total is not None:
-            if entry.total < 0 or entry.total not in possible_totals(rules, holds):
-                raise GameError("impossible_total", f"total_{seat}", player=name, total=entry.total)
-            results.append(Result(seat=seat, penalty=entry.total, cards=None))
-        else:
-            raise GameError("missing_cards", field_name, player=name)
-    _check_pack(rules, pack)
-    return results
-
-
-def _check_pack(rules: Rules, pack: Counter[tuple[Rank | None, Suit | None]]) -> None:
-    jokers = pack.get((None, None), 0)
-    if jokers > rules.jokers:
-        raise GameError("too_many_copies", "cards", card="JK", count=jokers, copies=rules.jokers)
-    for rank in Rank:
-        for suit in Suit:
-            if pack.get((rank, suit), 0) > rules.decks:
-                raise GameError("too_many_copies", "cards", card=rank.symbol + suit.value,
-                                count=pack[(rank, suit)], copies=rules.decks)
-        of_rank = sum(n for (r, _), n in pack.items() if r == rank)
-        if of_rank > rules.decks * 4:
-            raise GameError("too_many_copies", "cards", card=rank.symbol, count=of_rank, copies=rules.decks * 4)
+    cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
+    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
+    if scored.violations:
+        v = scored.violations[0]
+        raise GameError(v.code, v.field, **v.params)
+    return [Result(seat=s.seat, penalty=s.penalty, bonus=s.bonus,
+                   cards=None if s.cards is None else [str(c) for c in s.cards]) for s in scored.seats]
 
 
 # ------------------------------------------------------------------------------------------- writes
@@ -277,19 +204,8 @@ def _lock(game: Game, expected: int | None = None) -> None:
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
-            "results": [{"seat": r.seat, "penalty": r.penalty, "cards": r.cards} for r in hand.results]}
-
-
-def apply_cut_bonus(game: Game, rules: Rules, number: int, results: list[Result], exact_cut: bool) -> int:
-    """The exact-cut variant: the player who cut exactly the cards needed takes the bonus off this hand's score."""
-    bonus = rules.exact_cut_bonus if exact_cut else 0
-    if bonus:
-        names = [p.name for p in game.players]
-        cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
-        for r in results:
-            if r.seat == cutter:
-                r.penalty -= bonus
-    return bonus
+            "results": [{"seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
+                        for r in hand.results]}
 
 
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
@@ -305,8 +221,8 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
         raise GameError("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
         raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
-    results = score_hand(game, rules, number, out_seat, entries)
-    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
+    results = score(game, rules, number, out_seat, entries, exact_cut)
+    bonus = max(r.bonus for r in results)
     try:
         _lock(game)
         hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus,
@@ -328,8 +244,8 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise GameError("no_such_hand", "hand", status=404, hand=number)
-    results = score_hand(game, rules, number, out_seat, entries)
-    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
+    results = score(game, rules, number, out_seat, entries, exact_cut)
+    bonus = max(r.bonus for r in results)
     before = _snapshot(hand)
     _lock(game, expected_version)
     hand = next(h for h in game.hands if h.number == number)
@@ -432,8 +348,7 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
         hand.cut_bonus = change.before.get("cut_bonus", 0)
         hand.results.clear()
         db.session.flush()
-        hand.results.extend(Result(seat=r["seat"], penalty=r["penalty"], cards=r["cards"])
-                            for r in change.before["results"])
+        hand.results.extend(_restored(r) for r in change.before["results"])
     elif change.kind == "buy_added":
         last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
                                                        Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
@@ -455,6 +370,11 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     return change
 
 
+def _restored(row: dict[str, Any]) -> Result:
+    """A result as a snapshot kept it (snapshots from before the bonus was kept apart hold the score alone)."""
+    return Result(seat=row["seat"], penalty=row["penalty"], bonus=row.get("bonus", 0), cards=row["cards"])
+
+
 def delete_game(game: Game) -> None:
     db.session.delete(game)
     db.session.commit()
@@ -474,7 +394,7 @@ def export_data(game: Game) -> dict[str, Any]:
         "hands": [{"hand": h.number, "out": None if h.out_seat is None else st.names[h.out_seat],
                    "exact_cut": bool(h.cut_bonus), "replay": bool(h.replay),
                    "leftovers": {st.names[r.seat]: r.cards for r in h.results if r.seat != h.out_seat},
-                   "penalties": {st.names[r.seat]: r.penalty for r in h.results}} for h in game.hands],
+                   "penalties": {st.names[r.seat]: r.score for r in h.results}} for h in game.hands],
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
         "down": [{"hand": d.hand_number, "player": st.names[d.seat]} for d in game.downs],
         "totals": st.totals,
@@ -505,9 +425,9 @@ def import_data(data: Any) -> tuple[Game, str]:
                     total = int(h["penalties"][name])
                     if exact_cut and name == cutter_of(game, int(h["hand"])):
                         total += rules_of(game).exact_cut_bonus
-                    entries[seat[name]] = Entry(total=total)
+                    entries[seat[name]] = entry(total=total)
                 else:
-                    entries[seat[name]] = Entry(cards=list(cards))
+                    entries[seat[name]] = entry(list(cards))
             record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import",
                         exact_cut=exact_cut)
     except (KeyError, TypeError, ValueError) as e:
