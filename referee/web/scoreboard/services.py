@@ -22,23 +22,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ...cards import CardError
-from ...families import FAMILIES, Rules, RulesError, resolve
+from ...errors import RefereeError
+from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
+from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
-
-
-class GameError(ValueError):
-    """Input the scoreboard refuses; ``code`` names a message, ``field`` the input, ``status`` the HTTP status."""
-
-    def __init__(self, code: str, field: str | None = None, status: int = 422, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.field = field
-        self.status = status
-        self.params = params
 
 
 def token_hash(token: str) -> str:
@@ -53,16 +44,16 @@ def new_token() -> str:
 def clean_names(names: list[Any], fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise GameError("bad_players", "players", status=400)
+        raise Refusal("bad_players", "players")
     out = [" ".join(n.split()) for n in names]
     if any(not n for n in out):
-        raise GameError("empty_name", "players")
+        raise Refusal("empty_name", "players")
     if any(len(n) > 40 for n in out):
-        raise GameError("long_name", "players", maximum=40)
+        raise Refusal("long_name", "players", maximum=40)
     if len({n.casefold() for n in out}) != len(out):
-        raise GameError("duplicate_name", "players")
+        raise Refusal("duplicate_name", "players")
     if not fam.players[0] <= len(out) <= fam.players[1]:
-        raise GameError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+        raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
     return out
 
 
@@ -70,14 +61,11 @@ def create_game(family: Any, variants: Any, options: Any, names: list[Any], firs
                 via: str = "edit link") -> tuple[Game, str]:
     """A new game; returns it with its edit token (only its hash is stored)."""
     if not isinstance(family, str) or family not in FAMILIES:
-        raise GameError("unknown_ruleset", "ruleset", status=400, ruleset=str(family)[:40])
+        raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     players = clean_names(names, family)
-    try:
-        rules = resolve(family, variants or [], options or {}, len(players))
-    except RulesError as e:
-        raise GameError(e.code, e.field, status=400, **e.params) from None
+    rules = resolve(family, variants or [], options or {}, len(players))
     if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
-        raise GameError("bad_dealer", "first_dealer", status=400)
+        raise Refusal("bad_dealer", "first_dealer")
     edit = new_token()
     game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
                 options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
@@ -170,7 +158,7 @@ def entry(cards: Any = None, total: int | None = None) -> Entry:
     try:
         parsed = Leftover.parse_all(cards) if cards else ()
     except CardError as e:
-        raise GameError("bad_card", None, text=e.text[:20]) from None
+        raise Refusal("bad_card", None, status=422, text=e.text[:20]) from None
     return Entry(parsed or None, total)
 
 
@@ -183,7 +171,7 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
     scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
     if scored.violations:
         v = scored.violations[0]
-        raise GameError(v.code, v.field, **v.params)
+        raise Refusal(v.code, v.field, **v.params)
     return [Result(seat=s.seat, penalty=s.penalty, bonus=s.bonus,
                    cards=None if s.cards is None else [str(c) for c in s.cards]) for s in scored.seats]
 
@@ -198,7 +186,7 @@ def _lock(game: Game, expected: int | None = None) -> None:
                                  .returning(Game.version)).scalar_one_or_none()
     if version is None:
         db.session.rollback()
-        raise GameError("stale", None, status=409)
+        raise Refusal("stale", None)
     set_committed_value(game, "version", version)
 
 
@@ -212,15 +200,15 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
                 via: str = "edit link", exact_cut: bool = False) -> Hand:
     rules = rules_of(game)
     if not isinstance(number, int) or isinstance(number, bool):
-        raise GameError("bad_hand", "hand", status=400)
+        raise Refusal("bad_hand", "hand")
     recorded = len(game.hands)
     if number <= recorded:
-        raise GameError("already_recorded", "hand", status=409, hand=number)
+        raise Refusal("already_recorded", "hand", hand=number)
     replay = number > len(rules.hands) and state(game).replay_due
     if number > len(rules.hands) and not replay:
-        raise GameError("past_last_hand", "hand", hand=number, hands=len(rules.hands))
+        raise Refusal("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
-        raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
+        raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = score(game, rules, number, out_seat, entries, exact_cut)
     bonus = max(r.bonus for r in results)
     try:
@@ -234,7 +222,7 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise GameError("already_recorded", "hand", status=409, hand=number) from None
+        raise Refusal("already_recorded", "hand", hand=number) from None
     return hand
 
 
@@ -243,7 +231,7 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
     rules = rules_of(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise GameError("no_such_hand", "hand", status=404, hand=number)
+        raise Refusal("no_such_hand", "hand", hand=number)
     results = score(game, rules, number, out_seat, entries, exact_cut)
     bonus = max(r.bonus for r in results)
     before = _snapshot(hand)
@@ -274,9 +262,9 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
     rules = rules_of(game)
     st = state(game)
     if st.current is None or number != st.current:
-        raise GameError("not_current_hand", "hand", status=409, hand=number)
+        raise Refusal("not_current_hand", "hand", hand=number)
     if not 0 <= seat < len(game.players):
-        raise GameError("unknown_player", "player", status=400, name=str(seat))
+        raise Refusal("unknown_player", "player", name=str(seat))
     _lock(game)
     used = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
         Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
@@ -333,14 +321,14 @@ def last_change(game: Game) -> Change | None:
 def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
     change = last_change(game)
     if change is None:
-        raise GameError("nothing_to_undo", None, status=409)
+        raise Refusal("nothing_to_undo", None)
     _lock(game, expected_version)
     n, seat = change.hand_number, change.seat
     if change.kind == "hand_recorded":
         hand = next(h for h in game.hands if h.number == n)
         if any(h.number > n for h in game.hands):
             db.session.rollback()
-            raise GameError("undo_blocked", None, status=409)
+            raise Refusal("undo_blocked", None)
         game.hands.remove(hand)
     elif change.kind == "hand_corrected":
         hand = next(h for h in game.hands if h.number == n)
@@ -405,7 +393,7 @@ def export_data(game: Game) -> dict[str, Any]:
 def import_data(data: Any) -> tuple[Game, str]:
     """A new game that is exactly the exported one (its hands, typed totals, buys and who went down)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise GameError("bad_import", None, status=400)
+        raise Refusal("bad_import", None)
     names = data.get("players")
     game, edit = create_game(data.get("ruleset"), data.get("variants"), data.get("options"), names,
                              data.get("first_dealer", 0), via="import")
@@ -433,10 +421,10 @@ def import_data(data: Any) -> tuple[Game, str]:
     except (KeyError, TypeError, ValueError) as e:
         db.session.rollback()
         delete_game(game)
-        if isinstance(e, GameError):
+        if isinstance(e, RefereeError):
             raise
-        raise GameError("bad_import", None, status=400) from None
-    except GameError:
+        raise Refusal("bad_import", None) from None
+    except RefereeError:
         delete_game(game)
         raise
     return game, edit
