@@ -15,13 +15,18 @@ import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from .errors import RefereeError
 
-class CardError(ValueError):
+
+class CardError(RefereeError):
     """A card written in a notation this module cannot read."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(f"invalid card: {text!r}")
+        super().__init__("bad_card", None, text=text[:20])
         self.text = text
+
+    def __str__(self) -> str:
+        return f"invalid card: {self.text!r}"
 
 
 class Rank(IntEnum):

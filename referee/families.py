@@ -16,17 +16,12 @@ from functools import cached_property
 from typing import Any, Callable
 
 from .cards import Card, Rank
+from .errors import RefereeError
 from .i18n import N_
 
 
-class RulesError(ValueError):
+class RulesError(RefereeError):
     """A family, variant, option or player count the data does not allow. ``field`` names the input."""
-
-    def __init__(self, code: str, field: str, **params: Any) -> None:
-        super().__init__(f"{code}: {field} {params!r}")
-        self.code = code
-        self.field = field
-        self.params = params
 
 
 # --------------------------------------------------------------------------------------------------- contracts
@@ -79,6 +74,8 @@ class HandSpec:
     contract: Contract
     deal: int
 
+
+BUY_EXTRA_CARDS = 1  # a buyer takes the discard and this many cards from the stock, in every family
 
 # ------------------------------------------------------------------------------------------------- the options
 @dataclass(frozen=True)
@@ -403,12 +400,22 @@ class Rules:
         return self.hands[number - 1]
 
     def points(self, card: Card) -> int:
-        if card.rank is None:
+        return self.rank_points(card.rank)
+
+    def rank_points(self, rank: Rank | None) -> int:
+        """What a card of this rank (``None``: a joker) costs left in hand; suits never score."""
+        if rank is None:
             joker = self.options["joker_points"]
             return int(joker) if joker is not None else self.family.penalties["JK"]
-        if card.rank in self.wild_ranks and self.options["wild_rank_points"] is not None:
+        if rank in self.wild_ranks and self.options["wild_rank_points"] is not None:
             return int(self.options["wild_rank_points"])
-        return self.family.penalties[card.rank.symbol]
+        return self.family.penalties[rank.symbol]
+
+    def can_hold(self, hand: int, buys: int = 0) -> int:
+        """The most cards a player who did not go out can hold when ``hand`` ends: the deal, the card drawn in
+        the turn that went unfinished, and for each buy the discard and the penalty card."""
+        spec = self.hand(min(hand, len(self.hands)))  # a replay is the last hand again
+        return spec.deal + 1 + (1 + BUY_EXTRA_CARDS) * buys
 
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""
@@ -541,7 +548,7 @@ def facts(fam: Family) -> dict[str, int]:
         "deal_large": large,
         "large_from_hand": deals.index(large) + 1,
         "last_small_hand": deals.index(large),
-        "buy_extra_cards": 1,
+        "buy_extra_cards": BUY_EXTRA_CARDS,
         "penalty_ace": fam.penalties["A"],
         "penalty_face": fam.penalties["K"],
         "penalty_ten": fam.penalties["10"],

@@ -1,18 +1,31 @@
-"""Penalties, totals and the winner by the family's tie-break.
+"""Penalties, a hand's score, totals and the winner by the family's tie-break.
 
 >>> from referee.families import resolve
 >>> from referee.cards import parse_cards
 >>> penalty(resolve("progressive"), parse_cards("AH KD 7C JK"))
 55
+
+Scoring a hand at the table: who went out, and what each other player has left (cards, or a typed total).
+A card left in hand may be written by its rank alone, since suits never score.
+
+>>> score = score_hand(resolve("liverpool"), 1, ["Ann", "Ben", "Cy"], out=0,
+...                    entries={1: Entry(Leftover.parse_all("A K JK")), 2: Entry(total=25)})
+>>> [(s.player, s.penalty) for s in score.seats], score.violations
+([('Ann', 0), ('Ben', 40), ('Cy', 25)], ())
+>>> score_hand(resolve("liverpool"), 1, ["Ann", "Ben", "Cy"], out=0, entries={1: Entry(total=7)}).violations[0].code
+'impossible_total'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
-from .cards import JOKER, NATURALS, Card
+from .cards import JOKER, JOKER_TEXT, NATURALS, Card, CardError, Rank, Suit
 from .families import Rules
+from .verdicts import Violation
 
 
 def card_points(rules: Rules, cards: Sequence[Card]) -> list[tuple[Card, int]]:
@@ -38,6 +51,150 @@ def _one_of_each() -> list[Card]:
     return list(NATURALS) + [JOKER]
 
 
+# --------------------------------------------------------------------------------------------- a hand's score
+_SPLIT = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A card left in a hand as the scorer writes it: a full card, a joker, or a rank alone (``"7"``, since
+    suits never score).
+
+    >>> Leftover.parse("7"), Leftover.parse("th"), Leftover.parse("jk")
+    (Leftover('7'), Leftover('10H'), Leftover('JK'))
+    """
+
+    rank: Rank | None  # None: a joker
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Leftover":
+        if not isinstance(text, str):
+            raise CardError(repr(text))
+        try:
+            card = Card.parse(text)
+            return cls(card.rank, card.suit)
+        except CardError:
+            pass
+        try:
+            return cls(Rank.parse(text.strip()))
+        except CardError:
+            raise CardError(text) from None
+
+    @classmethod
+    def parse_all(cls, text: str | Sequence[str]) -> tuple["Leftover", ...]:
+        """Leftovers from a list of tokens or from one string separated by spaces or commas."""
+        tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else list(text)
+        return tuple(cls.parse(t) for t in tokens)
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return JOKER_TEXT
+        return self.rank.symbol + (self.suit.value if self.suit else "")
+
+    def __repr__(self) -> str:
+        return f"Leftover({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's leftovers as entered at the table: the cards, or a typed total (or both, to check)."""
+
+    cards: tuple[Leftover, ...] | None = None
+    total: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: int
+    player: str
+    penalty: int  # what the cards left cost
+    bonus: int = 0  # taken off for cutting exactly the cards needed
+    cards: tuple[Leftover, ...] | None = None  # None: a typed total
+
+    @property
+    def score(self) -> int:
+        """What counts towards the player's total."""
+        return self.penalty - self.bonus
+
+
+@dataclass(frozen=True)
+class HandScore:
+    seats: tuple[SeatScore, ...]
+    violations: tuple[Violation, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+
+def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
+               entries: Mapping[int, Entry], buys: Mapping[int, int] | None = None,
+               cutter: int | None = None, exact_cut: bool = False) -> HandScore:
+    """Score one hand: ``players`` in seat order, ``out`` the seat that went out (``None``: the stock ran out),
+    ``entries`` each other seat's leftovers, ``buys`` how many discards each seat bought this hand, ``cutter``
+    the seat that cut and ``exact_cut`` whether the cut was exact. Refuses (with violations, the first problem
+    first) what no deal could produce: cards for the player who went out, more cards than a player could hold,
+    a total no cards could make, more copies of a card than the pack holds."""
+    buys = buys or {}
+
+    def refuse(code: str, field: str | None, **params: object) -> HandScore:
+        return HandScore((), (Violation(code, None, dict(params), field=field),))
+
+    if out is not None and not 0 <= out < len(players):
+        return refuse("bad_out", "out")
+    if out is None and rules.stock_exhausted != "end_hand":
+        return refuse("nobody_out", "out")
+    bonus = rules.exact_cut_bonus if exact_cut else 0
+    seats = []
+    pack: Counter[Leftover] = Counter()
+    for seat, name in enumerate(players):
+        entry = entries.get(seat, Entry())
+        cut = bonus if seat == cutter else 0
+        if seat == out:
+            if entry.cards or entry.total:
+                return refuse("out_has_cards", f"cards_{seat}", player=name)
+            seats.append(SeatScore(seat, name, 0, cut, ()))
+            continue
+        holds = rules.can_hold(hand, buys.get(seat, 0))
+        if entry.cards:
+            if len(entry.cards) > holds:
+                return refuse("too_many_cards", f"cards_{seat}", player=name, maximum=holds)
+            pack.update(entry.cards)
+            points = sum(rules.rank_points(c.rank) for c in entry.cards)
+            if entry.total is not None and entry.total != points:
+                return refuse("total_disagrees", f"total_{seat}", player=name, total=entry.total, cards=points)
+            seats.append(SeatScore(seat, name, points, cut, entry.cards))
+        elif entry.total is not None:
+            if entry.total < 0 or entry.total not in possible_totals(rules, holds):
+                return refuse("impossible_total", f"total_{seat}", player=name, total=entry.total)
+            seats.append(SeatScore(seat, name, entry.total, cut, None))
+        else:
+            return refuse("missing_cards", f"cards_{seat}", player=name)
+    over = pack_violations(rules, pack)
+    return HandScore((), over) if over else HandScore(tuple(seats))
+
+
+def pack_violations(rules: Rules, pack: Counter[Leftover]) -> tuple[Violation, ...]:
+    """More of a card, or of a rank, than the pack holds (a rank written alone counts against its rank)."""
+    jokers = pack.get(Leftover(None), 0)
+    out = []
+    if jokers > rules.jokers:
+        out.append(Violation("too_many_copies", None, {"card": JOKER_TEXT, "count": jokers, "copies": rules.jokers},
+                             field="cards"))
+    for rank in Rank:
+        for suit in Suit:
+            n = pack.get(Leftover(rank, suit), 0)
+            if n > rules.decks:
+                out.append(Violation("too_many_copies", None, {"card": rank.symbol + suit.value, "count": n,
+                                                               "copies": rules.decks}, field="cards"))
+        of_rank = sum(n for c, n in pack.items() if c.rank == rank)
+        if of_rank > rules.decks * 4:
+            out.append(Violation("too_many_copies", None, {"card": rank.symbol, "count": of_rank,
+                                                           "copies": rules.decks * 4}, field="cards"))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Standing:
     player: str
@@ -55,6 +212,15 @@ class Result:
 
 def totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, int]:
     return {p: sum(h.get(p, 0) for h in hands) for p in players}
+
+
+def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, list[int]]:
+    """Each player's total after each hand (the last is their total)."""
+    out: dict[str, list[int]] = {p: [] for p in players}
+    for h in hands:
+        for p in players:
+            out[p].append((out[p][-1] if out[p] else 0) + h.get(p, 0))
+    return out
 
 
 def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],

@@ -11,19 +11,14 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .cards import Card
+from .errors import RefereeError
 from .families import Rules
 from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, position_card
 from .verdicts import Violation
 
 
-class TableError(ValueError):
+class TableError(RefereeError):
     """Input that names nobody at the table, or a meld that is not on the table as given."""
-
-    def __init__(self, code: str, field: str, **params: object) -> None:
-        super().__init__(f"{code}: {field}")
-        self.code = code
-        self.field = field
-        self.params = params
 
 
 # ------------------------------------------------------------------------------------------------- buying

@@ -1,8 +1,10 @@
 """Violations: what is wrong, with which meld, and which rule says so.
 
-Every code is written here once with the rule anchor it rests on (an id on the family's rules page) and its
-English message, a template with named placeholders that the web layer translates. Parameters whose names
-end in ``card`` or ``cards`` hold card notation; the web layer writes them in the reader's language.
+Every code the engine answers with is written here once with the rule anchor it rests on (an id on the
+family's rules page) and its English message, a template with named placeholders that the web layer
+translates: the verdicts on melds, lay-offs, swaps and buys, and the refusals of a hand's score (input the
+engine cannot read has its words in ``errors``). Parameters whose names end in ``card`` or
+``cards`` hold card notation; the web layer writes them in the reader's language.
 """
 
 from __future__ import annotations
@@ -79,6 +81,19 @@ CODES: dict[str, Code] = {
     "limit_reached": Code("rule-buy-limit", N_("No buys left this hand for: %(players)s.")),
     "buy_recorded": Code("rule-buying", N_("A buy is recorded for %(player)s.")),
     "nobody_eligible": Code("rule-buying", N_("Nobody who asked may take the discard: %(players)s.")),
+    # a hand's score (scoring.score_hand)
+    "bad_out": Code("rule-scoring", N_("Choose who went out.")),
+    "nobody_out": Code("rule-stock-exhausted", N_("Choose who went out. (The hand ends with the stock only where "
+                                                  "that house rule is on.)")),
+    "out_has_cards": Code("rule-scoring", N_("%(player)s went out and has no cards left: leave their cards "
+                                             "empty.")),
+    "too_many_cards": Code("rule-scoring", N_("%(player)s cannot hold more than %(maximum)s cards at the end of "
+                                              "this hand.")),
+    "total_disagrees": Code("rule-penalty-values", N_("%(player)s: the typed total %(total)s does not match the "
+                                                      "cards (%(cards)s).")),
+    "impossible_total": Code("rule-penalty-values", N_("%(player)s: no cards left in hand could make %(total)s "
+                                                       "points.")),
+    "missing_cards": Code("rule-scoring", N_("Enter the cards %(player)s has left, or their total.")),
 }
 
 
@@ -87,6 +102,7 @@ class Violation:
     code: str
     meld: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    field: str | None = None  # the input it is about, where it is one field of a form or a body
 
     @property
     def rule(self) -> str:

@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
-from sqlalchemy.exc import OperationalError
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
-from flask_wtf.csrf import CSRFError
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -79,12 +77,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
     from . import api, cli, i18n, referee, rules, scoreboard
+    from .errors import handlers
     from .models import db
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    app.register_blueprint(handlers.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API takes no cookies; its writes will need a bearer token
@@ -111,31 +111,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if request.is_secure:
             resp.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         return resp
-
-    @app.errorhandler(OperationalError)
-    def _database_unavailable(e: OperationalError):  # type: ignore[no-untyped-def]
-        """The database is locked, full or gone: nothing was written (the transaction rolled back)."""
-        from flask import jsonify, render_template
-        from flask_babel import gettext
-
-        from .models import db as _db
-
-        _db.session.rollback()
-        app.logger.warning("database unavailable: %s", e)
-        text = gettext("The scores could not be saved right now (the database is busy or unreachable). Nothing was "
-                       "changed; please try again in a moment.")
-        if request.path.startswith("/api/"):
-            return jsonify({"error": {"code": "database_unavailable", "message": text, "field": None}}), 503
-        return render_template("error.html", message=text), 503
-
-    @app.errorhandler(CSRFError)
-    def _expired(e: CSRFError):  # type: ignore[no-untyped-def]
-        from flask import render_template
-        from flask_babel import gettext
-
-        text = gettext("The form expired: please send it again.")
-        if request.headers.get("HX-Request") == "true":  # htmx swaps in 200s only: say it where the verdict goes
-            return render_template("referee/_verdict.html", error=text), 200
-        return render_template("error.html", message=text), 400
 
     return app

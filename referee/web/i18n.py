@@ -12,7 +12,6 @@ from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext
 
 from ..cards import Card, Rank, display, rank_display
-from ..verdicts import CODES
 
 COOKIE = "lang"
 LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "de": "Deutsch"}
@@ -70,28 +69,11 @@ def card_text(card: Card | str) -> str:
     return display(card, lang())
 
 
-def _param_text(name: str, value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_param_text(name, v) for v in value)
-    if name.endswith("card") or name.endswith("cards") or name == "represents":
-        return card_text(value) if _is_card(value) else str(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return format_decimal(value)
-    return str(value)
-
-
-def _is_card(text: Any) -> bool:
-    try:
-        Card.parse(text)
-        return True
-    except ValueError:
-        return False
-
-
 def message(code: str, params: dict[str, Any]) -> str:
-    """The reader's-language words for a verdict or ruling code."""
-    template = gettext(CODES[code].message)
-    return template % {k: _param_text(k, v) for k, v in params.items()}
+    """The reader's-language words for a verdict or ruling code (the same words as any refusal)."""
+    from .errors import error_text
+
+    return error_text(code, params)
 
 
 _l = lazy_gettext

@@ -70,7 +70,7 @@ class Hand(db.Model):  # type: ignore[name-defined]
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the stock ran out
-    cut_bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # taken off the cutter's score
+    cut_bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # the exact-cut bonus given
     replay: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the last hand replayed for a tie
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
@@ -86,10 +86,16 @@ class Result(db.Model):  # type: ignore[name-defined]
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    penalty: Mapped[int] = mapped_column(Integer)
+    penalty: Mapped[int] = mapped_column(Integer)  # what the cards left cost
+    bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # taken off for an exact cut
     cards: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # None: a typed total
 
     hand: Mapped[Hand] = relationship(back_populates="results")
+
+    @property
+    def score(self) -> int:
+        """What counts towards the player's total: the penalty less any exact-cut bonus."""
+        return self.penalty - self.bonus
 
 
 class Buy(db.Model):  # type: ignore[name-defined]

@@ -10,71 +10,44 @@ import json
 from functools import lru_cache
 from typing import Any, Callable
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from flask_babel import force_locale, gettext
 
 from ... import arrange as arrange_mod
 from ... import contracts, scoring, table
 from ...cards import Card, CardError
-from ...families import FAMILIES, OPTIONS, Family, Rules, RulesError, facts, resolve
+from ...errors import RefereeError
+from ...families import FAMILIES, OPTIONS, Family, Rules, facts, resolve
 from ...melds import Meld
 from ...i18n import N_
 from ...verdicts import CODES, Violation
 from ..scoreboard import services
-from ..errors import error_text
-from ..scoreboard.services import Entry, GameError
+from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-
-class ApiError(Exception):
-    def __init__(self, code: str, field: str | None, status: int = 400, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.field = field
-        self.status = status
-        self.params = params
-
-
-
-
-def error_body(code: str, field: str | None, params: dict[str, Any]) -> dict[str, Any]:
-    return {"error": {"code": code, "message": error_text(code, params), "field": field}}
-
-
-@bp.errorhandler(ApiError)
-def _api_error(e: ApiError) -> tuple[Response, int]:
-    return jsonify(error_body(e.code, e.field, e.params)), e.status
 
 
 # ------------------------------------------------------------------------------------------------ input
 def body() -> dict[str, Any]:
     data = request.get_json(silent=True, force=True)
     if not isinstance(data, dict):
-        raise ApiError("bad_json", None)
+        raise Refusal("bad_json", None)
     return data
 
 
 def with_lang(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Read the body, and answer in the language it asks for (``"lang"``), else the request's. Errors are
-    worded inside that language too."""
-
-    def answer(data: dict[str, Any], **kwargs: Any) -> Any:
-        try:
-            return view(data, **kwargs)
-        except ApiError as e:
-            return jsonify(error_body(e.code, e.field, e.params)), e.status
-        except (RulesError, table.TableError) as e:
-            return jsonify(error_body(e.code, e.field, dict(e.params))), 400
+    """Read the body, and answer in the language it asks for (``"lang"``), else the request's. A refusal is
+    worded in that language too (the error handlers read ``g.body_lang``)."""
 
     def wrapped(**kwargs: Any) -> Any:
         data = body()
         asked = data.get("lang")
-        if isinstance(asked, str) and asked in ("en", "es", "pt", "de"):
+        if isinstance(asked, str) and asked in current_app.config["LANGUAGES"]:
+            g.body_lang = asked
             with force_locale(asked):
-                return answer(data, **kwargs)
-        return answer(data, **kwargs)
+                return view(data, **kwargs)
+        return view(data, **kwargs)
 
     wrapped.__name__ = view.__name__
     return wrapped
@@ -82,7 +55,7 @@ def with_lang(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def need(data: dict[str, Any], name: str) -> Any:
     if name not in data or data[name] is None:
-        raise ApiError("missing", name)
+        raise Refusal("missing", name)
     return data[name]
 
 
@@ -90,17 +63,17 @@ def cards_field(value: Any, field: str, maximum: int = 60) -> list[Card]:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list):
-        raise ApiError("wrong_type", field, expected=N_("a list of cards"))
+        raise Refusal("wrong_type", field, expected=N_("a list of cards"))
     if len(value) > maximum:
-        raise ApiError("too_many", field, maximum=maximum)
+        raise Refusal("too_many", field, maximum=maximum)
     out = []
     for i, token in enumerate(value):
         if not isinstance(token, str):
-            raise ApiError("wrong_type", f"{field}[{i}]", expected=N_("a card like 7H or JK"))
+            raise Refusal("wrong_type", f"{field}[{i}]", expected=N_("a card like 7H or JK"))
         try:
             out.append(Card.parse(token))
         except CardError:
-            raise ApiError("bad_card", f"{field}[{i}]", text=token[:20]) from None
+            raise Refusal("bad_card", f"{field}[{i}]", text=token[:20]) from None
     return out
 
 
@@ -108,24 +81,24 @@ def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | N
     value = data.get(name)
     if value is None:
         if required:
-            raise ApiError("missing", name)
+            raise Refusal("missing", name)
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ApiError("wrong_type", name, expected=N_("a whole number"))
+        raise Refusal("wrong_type", name, expected=N_("a whole number"))
     return value
 
 
 def bool_field(data: dict[str, Any], name: str, default: bool) -> bool:
     value = data.get(name, default)
     if not isinstance(value, bool):
-        raise ApiError("wrong_type", name, expected=N_("true or false"))
+        raise Refusal("wrong_type", name, expected=N_("true or false"))
     return value
 
 
 def rules_from(data: dict[str, Any]) -> Rules:
     players = data.get("players")
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
-        raise ApiError("wrong_type", "players", expected=N_("a whole number"))
+        raise Refusal("wrong_type", "players", expected=N_("a whole number"))
     ruleset, variants, options = need(data, "ruleset"), data.get("variants") or (), data.get("options")
     try:  # the same few tables ask again and again: resolve each set of rules once
         key = json.dumps([ruleset, variants, options, players], sort_keys=True)
@@ -208,13 +181,13 @@ def check(data: dict[str, Any]) -> Response:
     assert hand is not None
     raw = need(data, "melds")
     if not isinstance(raw, list):
-        raise ApiError("wrong_type", "melds", expected=N_("a list of melds"))
+        raise Refusal("wrong_type", "melds", expected=N_("a list of melds"))
     if len(raw) > 8:
-        raise ApiError("too_many", "melds", maximum=8)
+        raise Refusal("too_many", "melds", maximum=8)
     melds = [cards_field(m, f"melds[{i}]", maximum=20) for i, m in enumerate(raw)]
     cards_left = int_field(data, "cards_left", required=False)
     if cards_left is not None and cards_left < 0:
-        raise ApiError("wrong_type", "cards_left", expected=N_("a whole number, 0 or more"))
+        raise Refusal("wrong_type", "cards_left", expected=N_("a whole number, 0 or more"))
     verdict = contracts.check(rules, hand, melds, cards_left)
     return jsonify({
         "valid": verdict.valid,
@@ -293,16 +266,16 @@ def buy(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     seats = need(data, "seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats) or len(seats) > 20:
-        raise ApiError("wrong_type", "seats", expected=N_("a list of names"))
+        raise Refusal("wrong_type", "seats", expected=N_("a list of names"))
     current = need(data, "current")
     if not isinstance(current, str):
-        raise ApiError("wrong_type", "current", expected=N_("a name"))
+        raise Refusal("wrong_type", "current", expected=N_("a name"))
     callers = need(data, "callers")
     if not isinstance(callers, list) or not all(isinstance(s, str) for s in callers):
-        raise ApiError("wrong_type", "callers", expected=N_("a list of names"))
+        raise Refusal("wrong_type", "callers", expected=N_("a list of names"))
     used = data.get("buys_used") or {}
     if not isinstance(used, dict):
-        raise ApiError("wrong_type", "buys_used", expected=N_("an object of names and numbers"))
+        raise Refusal("wrong_type", "buys_used", expected=N_("an object of names and numbers"))
     ruling = table.buy(rules, seats, current, callers, used, bool_field(data, "shanghai", False))
     return jsonify({
         "winner": ruling.winner,
@@ -319,26 +292,7 @@ def table_rule(code: str) -> str:
     return CODES[code].rule
 
 
-@bp.app_errorhandler(404)
-def _not_found(e: Exception) -> Any:
-    if request.path.startswith("/api/"):
-        return jsonify(error_body("not_found", None, {})), 404
-    return e
-
-
-@bp.app_errorhandler(405)
-def _not_allowed(e: Exception) -> Any:
-    if request.path.startswith("/api/"):
-        return jsonify(error_body("method_not_allowed", None, {})), 405
-    return e
-
-
-
 # ------------------------------------------------------------------------------------------------ games
-def _game_error(e: Any) -> tuple[Response, int]:
-    return jsonify(error_body(e.code, e.field, e.params)), e.status
-
-
 def _bearer() -> str | None:
     auth = request.headers.get("Authorization", "")
     if auth[:7].lower() == "bearer ":
@@ -349,13 +303,13 @@ def _bearer() -> str | None:
 def _game_for(game_id: str, write: bool) -> Any:
     token = _bearer()
     if token is None:
-        raise ApiError("unauthorized", None, 401)
+        raise Refusal("unauthorized", None, 401)
     found = services.find(token)
     if found is None or found[0].id != game_id:
-        raise ApiError("forbidden", None, 403)
+        raise Refusal("forbidden", None, 403)
     game, can_edit = found
     if write and not can_edit:
-        raise ApiError("forbidden", None, 403)
+        raise Refusal("forbidden", None, 403)
     return game
 
 
@@ -396,11 +350,8 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 @bp.post("/games")
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
-    try:
-        game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
-                                       need(data, "players"), data.get("first_dealer", 0), via="api")
-    except GameError as e:
-        return _game_error(e)
+    game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+                                      need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
                     "edit_url": url_for("games.play", token=edit, _external=True),
                     "view_url": url_for("games.play", token=game.view_token, _external=True)}), 201
@@ -417,20 +368,20 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
     seat = {p.name: p.seat for p in game.players}
     out = data.get("out")
     if out is not None and out not in seat:
-        raise GameError("unknown_player", "out", status=422, name=str(out)[:40])
+        raise Refusal("unknown_player", "out", status=422, name=str(out)[:40])
     leftovers = data.get("leftovers") or {}
     if not isinstance(leftovers, dict):
-        raise ApiError("wrong_type", "leftovers", expected=N_("an object of names and cards"))
+        raise Refusal("wrong_type", "leftovers", expected=N_("an object of names and cards"))
     entries = {}
     for name, cards in leftovers.items():
         if name not in seat:
-            raise GameError("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
+            raise Refusal("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
         if isinstance(cards, int) and not isinstance(cards, bool):
-            entries[seat[name]] = Entry(total=cards)
+            entries[seat[name]] = services.entry(total=cards)
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 40:
-            entries[seat[name]] = Entry(cards=cards or None)
+            entries[seat[name]] = services.entry(cards)
         else:
-            raise ApiError("wrong_type", f"leftovers.{str(name)[:40]}", expected=N_("a list of cards or a total"))
+            raise Refusal("wrong_type", f"leftovers.{str(name)[:40]}", expected=N_("a list of cards or a total"))
     return (None if out is None else seat[out]), entries
 
 
@@ -443,11 +394,10 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
         out, entries = _api_entries(game, data)
         hand = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
                                  exact_cut=bool_field(data, "exact_cut", False))
-    except GameError as e:
-        resp, status = _game_error(e)
+    except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
-            return jsonify(resp.get_json() | {"recorded": game_json(game, True)["hands"]}), 409
-        return resp, status
+            return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
+        raise
     return hand_result(game, hand), 201
 
 
@@ -457,19 +407,16 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
     game = _game_for(game_id, write=True)
     expected = data.get("version")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise ApiError("wrong_type", "version", expected=N_("a whole number"))
-    try:
-        out, entries = _api_entries(game, data)
-        hand = services.correct_hand(game, number, out, entries, expected, via="api",
-                                  exact_cut=bool_field(data, "exact_cut", False))
-    except GameError as e:
-        return _game_error(e)
+        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    out, entries = _api_entries(game, data)
+    hand = services.correct_hand(game, number, out, entries, expected, via="api",
+                                 exact_cut=bool_field(data, "exact_cut", False))
     return hand_result(game, hand), 200
 
 
 def hand_result(game: Any, hand: Any) -> Response:
     names = [p.name for p in game.players]
-    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.penalty for r in hand.results},
+    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.score for r in hand.results},
                     "totals": services.state(game).totals, "version": game.version})
 
 
@@ -480,12 +427,9 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     seat = {p.name: p.seat for p in game.players}
     player = need(data, "player")
     if player not in seat:
-        return _game_error(GameError("unknown_player", "player", status=422, name=str(player)[:40]))
-    try:
-        number = int_field(data, "hand")
-        outcome = services.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
-    except GameError as e:
-        return _game_error(e)
+        raise Refusal("unknown_player", "player", status=422, name=str(player)[:40])
+    number = int_field(data, "hand")
+    outcome = services.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
             "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",
             "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}

@@ -22,11 +22,12 @@ from wtforms.validators import Length, NumberRange, Optional
 from ... import arrange as arrange_mod
 from ... import contracts, table
 from ...cards import Card, CardError, parse_cards
-from ...families import FAMILIES, OPTIONS, Rules, RulesError, resolve
+from ...errors import RefereeError
+from ...families import FAMILIES, OPTIONS, Rules, resolve
 from ...melds import analyze
 from ...i18n import N_
 from ...verdicts import CODES
-from ..errors import error_text
+from ..errors import Refusal, error_text
 from ..forms import as_int, options_from_form
 from ..i18n import _l, card_text, message
 from ..rules.routes import contract_words, option_label, option_value
@@ -101,18 +102,11 @@ class Outcome:
     rule_href: str | None = None  # the rule a ruling rests on, when it is not a list of problems
 
 
-class InputProblem(Exception):
-    def __init__(self, text: str, field: str | None = None) -> None:
-        super().__init__(text)
-        self.text = text
-        self.field = field
-
-
 def _cards(text: str, field_name: str) -> list[Card]:
     try:
         return parse_cards(text or "")
     except CardError as e:
-        raise InputProblem(error_text("bad_card", {"text": e.text[:20]}), field_name) from None
+        raise Refusal("bad_card", field_name, text=e.text[:20]) from None
 
 
 def _melds(text: str) -> list[list[Card]]:
@@ -122,13 +116,10 @@ def _melds(text: str) -> list[list[Card]]:
 
 def _rules(form: TableForm, values: Any) -> Rules:
     variants = [v for v in values.getlist("variants") if v]
-    try:
-        rules = resolve(form.family.data, variants, options_from_form(values, REFEREE_OPTIONS), form.players.data)
-        if form.hand.data:
-            rules.hand(form.hand.data)
-        return rules
-    except RulesError as e:
-        raise InputProblem(error_text(e.code, e.params), e.field) from None
+    rules = resolve(form.family.data, variants, options_from_form(values, REFEREE_OPTIONS), form.players.data)
+    if form.hand.data:
+        rules.hand(form.hand.data)
+    return rules
 
 
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
@@ -155,7 +146,7 @@ def _stands(stands: str) -> str:
 def rule_check(rules: Rules, form: CheckForm) -> Outcome:
     melds = _melds(form.melds.data)
     if not melds:
-        raise InputProblem(gettext("Enter at least one meld."), "melds")
+        raise Refusal("no_melds", "melds")
     verdict = contracts.check(rules, form.hand.data or 1, melds, form.cards_left.data)
     head = gettext("Valid: this makes the contract.") if verdict.valid else gettext("Not valid.")
     return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
@@ -167,9 +158,9 @@ def rule_check(rules: Rules, form: CheckForm) -> Outcome:
 def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     cards = _cards(form.cards.data, "cards")
     if not cards:
-        raise InputProblem(gettext("Enter the cards in your hand."), "cards")
+        raise Refusal("no_hand_cards", "cards")
     if len(cards) > arrange_mod.MAX_CARDS:
-        raise InputProblem(error_text("too_many", {"maximum": arrange_mod.MAX_CARDS}), "cards")
+        raise Refusal("too_many", "cards", maximum=arrange_mod.MAX_CARDS)
     hand = form.hand.data or 1
     result = arrange_mod.arrange(rules, hand, cards)
     readings = [analyze(m, rules) for m in result.melds]
@@ -207,11 +198,11 @@ def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
     meld = _cards(form.meld.data, "meld")
     cards = _cards(form.cards.data, "cards")
     if not meld or not cards:
-        raise InputProblem(gettext("Enter the meld on the table and the cards to lay off."), "meld")
+        raise Refusal("layoff_input", "meld")
     try:
         ruling = table.layoff(rules, meld, cards, bool(form.down.data), bool(form.same_turn.data))
     except table.TableError:
-        raise InputProblem(error_text("meld_invalid"), "meld") from None
+        raise Refusal("meld_invalid", "meld") from None
     ends = {"low": gettext("on the low end"), "high": gettext("on the high end"), "gap": gettext("in a gap"),
             "set": gettext("on the set")}
     head = gettext("Yes: you may lay off.") if ruling.valid else gettext("No.")
@@ -224,11 +215,11 @@ def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
     meld = _cards(form.meld.data, "meld")
     card = _cards(form.card.data, "card")
     if not meld or len(card) != 1:
-        raise InputProblem(gettext("Enter the meld on the table and one card."), "card")
+        raise Refusal("swap_input", "card")
     try:
         ruling = table.swap(rules, meld, card[0])
     except table.TableError:
-        raise InputProblem(error_text("meld_invalid"), "meld") from None
+        raise Refusal("meld_invalid", "meld") from None
     head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
     lines = [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a)) for c, a in ruling.represents]
     melds = [_meld_view(ruling.meld)] if ruling.valid and ruling.meld is not None else []
@@ -248,11 +239,8 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
         if len(parts) == 2 and as_int(parts[1]) is not None:
             used[parts[0].strip()] = as_int(parts[1])  # type: ignore[assignment]
         elif item.strip():
-            raise InputProblem(gettext("Write buys used like: Ann 1, Ben 3"), "buys_used")
-    try:
-        ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used, bool(form.shanghai.data))
-    except table.TableError as e:
-        raise InputProblem(error_text(e.code, dict(e.params)), e.field) from None
+            raise Refusal("buys_used_format", "buys_used")
+    ruling = table.buy(rules, seats, (form.current.data or "").strip(), callers, used, bool(form.shanghai.data))
     if ruling.winner:
         head = gettext("%(player)s takes the discard.", player=ruling.winner)
     else:
@@ -290,14 +278,14 @@ def page(mode: str) -> Response:
         if not form.validate():
             first = next(iter(form.errors.items()))
             error_field, msgs = first[0], first[1]
-            error = (gettext("The form expired: please send it again.") if error_field == "csrf_token"
+            error = (error_text("form_expired") if error_field == "csrf_token"
                      else f"{getattr(form, error_field).label.text}: {msgs[0]}")
         else:
             try:
                 rules = _rules(form, values)
                 outcome = RULINGS[mode](rules, form)
-            except InputProblem as e:
-                error, error_field = e.text, e.field
+            except RefereeError as e:
+                error, error_field = error_text(e.code, e.params), e.field
     fam = FAMILIES.get(form.family.data or "liverpool", FAMILIES["liverpool"])
     chosen_variants = set(values.getlist("variants")) if values else set()
     chosen_options = {name: values.get(f"opt_{name}", "") for name in REFEREE_OPTIONS} if values else {}

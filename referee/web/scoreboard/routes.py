@@ -16,12 +16,14 @@ from flask import Blueprint, Response, abort, flash, make_response, redirect, re
 from flask_babel import gettext
 from markupsafe import Markup
 
+from ...cards import Rank
+from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, resolve
+from ...scoring import Leftover
 from ...i18n import N_
 from ...verdicts import CODES
 from . import services
-from .services import Entry, GameError
-from ..errors import error_text
+from ..errors import Refusal, status_of, error_text
 from ..forms import as_int, options_from_form
 from ..i18n import lang, message
 from ..rules.routes import contract_words, option_label, option_value
@@ -46,7 +48,7 @@ CHANGE_WORDS = {
 VIA_WORDS = {"edit link": N_("edit link"), "api": N_("API"), "import": N_("import")}
 
 
-def game_error_text(e: GameError) -> str:
+def game_error_text(e: RefereeError) -> str:
     return error_text(e.code, e.params)
 
 
@@ -125,7 +127,7 @@ def new() -> Any:
                                                                    min(first_dealer, max(0, len(names) - 1))))
     try:
         game, edit = services.create_game(fam_id, variants, options, names, first_dealer)
-    except GameError as e:
+    except RefereeError as e:
         ctx = _setup_context(fam, names, variants, request.form, first_dealer)
         ctx["error"] = game_error_text(e)
         return render_template("games/new.html", **ctx), 422
@@ -192,8 +194,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     st = services.state(game)
     spec = st.rules.hand(st.current) if st.current else None
-    points = {r: services.points_of(st.rules, services.parse_leftover(r)[0]) for r in
-              ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")}
+    points = {str(Leftover(r)): st.rules.rank_points(r) for r in (*Rank, None)}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
@@ -235,15 +236,15 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any, n_players: int) -> dict[int, Entry]:
+def _entries(form: Any, n_players: int) -> dict[int, services.Entry]:
     entries = {}
     for seat in range(n_players):
         raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
         total_raw = (form.get(f"total_{seat}") or "").strip()
         total = as_int(total_raw)
         if total_raw and total is None:
-            raise GameError("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
-        entries[seat] = Entry(cards=raw or None, total=total)
+            raise Refusal("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
+        entries[seat] = services.entry(raw, total)
     return entries
 
 
@@ -253,7 +254,7 @@ def _out_seat(form: Any) -> int | None:
         return None
     if as_int(out) is not None:
         return as_int(out)
-    raise GameError("bad_out", "out")
+    raise Refusal("bad_out", "out")
 
 
 @bp.post("/g/<token>/hand")
@@ -265,16 +266,16 @@ def record(token: str) -> Any:
         out = _out_seat(request.form)
         hand = services.record_hand(game, as_int(number) or -1, out, entries,
                                  exact_cut=request.form.get("exact_cut") == "1")
-    except GameError as e:
+    except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
             return redirect(url_for("games.play", token=token))
         ctx = board_context(game, True, token)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
-        return render_template("games/game.html", **ctx), e.status
+        return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
-        f"{names[r.seat]} +{r.penalty}" for r in hand.results)), "saved")
+        f"{names[r.seat]} +{r.score}" for r in hand.results)), "saved")
     return redirect(url_for("games.play", token=token))
 
 
@@ -291,7 +292,7 @@ def buy(token: str) -> Any:
             if not outcome.added:
                 flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
                       rule=CODES[outcome.reason].rule), "warning")
-    except GameError as e:
+    except RefereeError as e:
         flash(game_error_text(e), "warning")
     return _back(token)
 
@@ -323,7 +324,7 @@ def undo(token: str) -> Any:
     try:
         change = services.undo(game, as_int(version))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
-    except GameError as e:
+    except RefereeError as e:
         flash(game_error_text(e), "warning")
     return redirect(url_for("games.play", token=token))
 
@@ -343,26 +344,21 @@ def correct(token: str, number: int) -> Any:
     try:
         services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
                            as_int(version), exact_cut=request.form.get("exact_cut") == "1")
-    except GameError as e:
+    except RefereeError as e:
         if e.code == "stale":
             flash(game_error_text(e), "warning")
             return redirect(url_for("games.correct", token=token, number=number))
         ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
-        return render_template("games/correct.html", **ctx), e.status
+        return render_template("games/correct.html", **ctx), status_of(e)
     flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
     return redirect(url_for("games.play", token=token))
-
-
-def _cutter_seat(hand: Any) -> int:
-    names = [p.name for p in hand.game.players]
-    return names.index(services.cutter_of(hand.game, hand.number))
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:
     out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat), "exact_cut": "1" if hand.cut_bonus else ""}
     for r in hand.results:
         if r.cards is None:  # a typed total: shown as typed, before any cut bonus
-            out[f"total_{r.seat}"] = str(r.penalty + (hand.cut_bonus if r.seat == _cutter_seat(hand) else 0))
+            out[f"total_{r.seat}"] = str(r.penalty)
         else:
             out[f"cards_{r.seat}"] = " ".join(r.cards)
     return out
@@ -439,8 +435,8 @@ def import_game() -> Any:
         game, edit = services.import_data(data)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
-    except GameError as e:
-        return render_template("games/import.html", error=game_error_text(e)), e.status
+    except RefereeError as e:
+        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     return remember(redirect(url_for("games.play", token=edit)), edit)
 
 

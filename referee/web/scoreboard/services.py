@@ -21,24 +21,15 @@ from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ...cards import Card, CardError, Rank, Suit
-from ...families import FAMILIES, Rules, RulesError, resolve
-from ...scoring import possible_totals, standings
+from ...cards import CardError
+from ...errors import RefereeError
+from ...families import FAMILIES, Rules, resolve
+from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
+from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
-
-
-class GameError(ValueError):
-    """Input the scoreboard refuses; ``code`` names a message, ``field`` the input, ``status`` the HTTP status."""
-
-    def __init__(self, code: str, field: str | None = None, status: int = 422, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.field = field
-        self.status = status
-        self.params = params
 
 
 def token_hash(token: str) -> str:
@@ -53,16 +44,16 @@ def new_token() -> str:
 def clean_names(names: list[Any], fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise GameError("bad_players", "players", status=400)
+        raise Refusal("bad_players", "players")
     out = [" ".join(n.split()) for n in names]
     if any(not n for n in out):
-        raise GameError("empty_name", "players")
+        raise Refusal("empty_name", "players")
     if any(len(n) > 40 for n in out):
-        raise GameError("long_name", "players", maximum=40)
+        raise Refusal("long_name", "players", maximum=40)
     if len({n.casefold() for n in out}) != len(out):
-        raise GameError("duplicate_name", "players")
+        raise Refusal("duplicate_name", "players")
     if not fam.players[0] <= len(out) <= fam.players[1]:
-        raise GameError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+        raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
     return out
 
 
@@ -70,14 +61,11 @@ def create_game(family: Any, variants: Any, options: Any, names: list[Any], firs
                 via: str = "edit link") -> tuple[Game, str]:
     """A new game; returns it with its edit token (only its hash is stored)."""
     if not isinstance(family, str) or family not in FAMILIES:
-        raise GameError("unknown_ruleset", "ruleset", status=400, ruleset=str(family)[:40])
+        raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     players = clean_names(names, family)
-    try:
-        rules = resolve(family, variants or [], options or {}, len(players))
-    except RulesError as e:
-        raise GameError(e.code, e.field, status=400, **e.params) from None
+    rules = resolve(family, variants or [], options or {}, len(players))
     if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
-        raise GameError("bad_dealer", "first_dealer", status=400)
+        raise Refusal("bad_dealer", "first_dealer")
     edit = new_token()
     game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
                 options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
@@ -144,15 +132,11 @@ def state(game: Game) -> State:
     names = [p.name for p in game.players]
     rows, replays = [], []
     for h in game.hands:
-        pen = {names[r.seat]: r.penalty for r in h.results}
+        pen = {names[r.seat]: r.score for r in h.results}
         (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
                                                        pen, {names[r.seat]: r.cards for r in h.results}))
-    totals = {n: 0 for n in names}
-    running: dict[str, list[int]] = {n: [] for n in names}
-    for row in rows:
-        for n in names:
-            totals[n] += row.penalties.get(n, 0)
-            running[n].append(totals[n])
+    running = running_totals(names, [r.penalties for r in rows])
+    totals = {n: (running[n][-1] if rows else 0) for n in names}
     finished = len(rows) >= len(rules.hands)
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays)
@@ -168,97 +152,28 @@ def state(game: Game) -> State:
     return st
 
 
-# ------------------------------------------------------------------------------------------- leftovers
-def parse_leftover(token: str) -> tuple[Rank | None, Suit | None]:
-    """A card left in hand: a rank alone (suits do not score), a full card, or a joker."""
-    t = token.strip().upper()
+# ------------------------------------------------------------------------------------------- scoring
+def entry(cards: Any = None, total: int | None = None) -> Entry:
+    """One player's leftovers as typed or tapped: card tokens (a list, or one string), and/or a total."""
     try:
-        card = Card.parse(t)
-        return card.rank, card.suit
-    except CardError:
-        pass
-    try:
-        return Rank.parse(t), None
-    except CardError:
-        raise GameError("bad_card", text=token[:20]) from None
+        parsed = Leftover.parse_all(cards) if cards else ()
+    except CardError as e:
+        raise Refusal("bad_card", None, status=422, text=e.text[:20]) from None
+    return Entry(parsed or None, total)
 
 
-def points_of(rules: Rules, rank: Rank | None) -> int:
-    card = Card.parse("JK") if rank is None else Card.parse(rank.symbol + "S")
-    return rules.points(card)
-
-
-def normalise(tokens: list[str]) -> list[str]:
-    out = []
-    for t in tokens:
-        rank, suit = parse_leftover(t)
-        out.append("JK" if rank is None else rank.symbol + (suit.value if suit else ""))
-    return out
-
-
-@dataclass
-class Entry:
-    """One player's leftovers as entered: cards (tapped), or a typed total."""
-
-    cards: list[str] | None = None
-    total: int | None = None
-
-
-def score_hand(game: Game, rules: Rules, number: int, out_seat: int | None,
-               entries: dict[int, Entry]) -> list[Result]:
-    """Check a hand's entries and work out the penalties. Refuses what cannot be: cards for the player who
-    went out, more copies than the pack, a total no cards could make, more cards than a player could hold."""
-    n_players = len(game.players)
-    if out_seat is not None and not 0 <= out_seat < n_players:
-        raise GameError("bad_out", "out")
-    if out_seat is None and rules.stock_exhausted != "end_hand":
-        raise GameError("nobody_out", "out", status=422)
-    spec = rules.hand(min(number, len(rules.hands)))  # a replay is the last hand again
+def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
+          exact_cut: bool = False) -> list[Result]:
+    """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
+    names = [p.name for p in game.players]
     buys = Counter(b.seat for b in game.buys if b.hand_number == number)
-    results = []
-    pack: Counter[tuple[Rank | None, Suit | None]] = Counter()
-    for seat in range(n_players):
-        entry = entries.get(seat, Entry())
-        field_name = f"cards_{seat}"
-        name = game.players[seat].name
-        if seat == out_seat:
-            if entry.cards or entry.total:
-                raise GameError("out_has_cards", field_name, player=name)
-            results.append(Result(seat=seat, penalty=0, cards=[]))
-            continue
-        holds = spec.deal + 1 + 2 * buys[seat]  # the most cards this player could hold at the end
-        if entry.cards:
-            cards = normalise(entry.cards)
-            if len(cards) > holds:
-                raise GameError("too_many_cards", field_name, player=name, maximum=holds)
-            for c in cards:
-                pack[parse_leftover(c)] += 1
-            penalty = sum(points_of(rules, parse_leftover(c)[0]) for c in cards)
-            if entry.total is not None and entry.total != penalty:
-                raise GameError("total_disagrees", f"total_{seat}", player=name, total=entry.total, cards=penalty)
-            results.append(Result(seat=seat, penalty=penalty, cards=cards))
-        elif entry.total is not None:
-            if entry.total < 0 or entry.total not in possible_totals(rules, holds):
-                raise GameError("impossible_total", f"total_{seat}", player=name, total=entry.total)
-            results.append(Result(seat=seat, penalty=entry.total, cards=None))
-        else:
-            raise GameError("missing_cards", field_name, player=name)
-    _check_pack(rules, pack)
-    return results
-
-
-def _check_pack(rules: Rules, pack: Counter[tuple[Rank | None, Suit | None]]) -> None:
-    jokers = pack.get((None, None), 0)
-    if jokers > rules.jokers:
-        raise GameError("too_many_copies", "cards", card="JK", count=jokers, copies=rules.jokers)
-    for rank in Rank:
-        for suit in Suit:
-            if pack.get((rank, suit), 0) > rules.decks:
-                raise GameError("too_many_copies", "cards", card=rank.symbol + suit.value,
-                                count=pack[(rank, suit)], copies=rules.decks)
-        of_rank = sum(n for (r, _), n in pack.items() if r == rank)
-        if of_rank > rules.decks * 4:
-            raise GameError("too_many_copies", "cards", card=rank.symbol, count=of_rank, copies=rules.decks * 4)
+    cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
+    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
+    if scored.violations:
+        v = scored.violations[0]
+        raise Refusal(v.code, v.field, **v.params)
+    return [Result(seat=s.seat, penalty=s.penalty, bonus=s.bonus,
+                   cards=None if s.cards is None else [str(c) for c in s.cards]) for s in scored.seats]
 
 
 # ------------------------------------------------------------------------------------------- writes
@@ -271,42 +186,31 @@ def _lock(game: Game, expected: int | None = None) -> None:
                                  .returning(Game.version)).scalar_one_or_none()
     if version is None:
         db.session.rollback()
-        raise GameError("stale", None, status=409)
+        raise Refusal("stale", None)
     set_committed_value(game, "version", version)
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
-            "results": [{"seat": r.seat, "penalty": r.penalty, "cards": r.cards} for r in hand.results]}
-
-
-def apply_cut_bonus(game: Game, rules: Rules, number: int, results: list[Result], exact_cut: bool) -> int:
-    """The exact-cut variant: the player who cut exactly the cards needed takes the bonus off this hand's score."""
-    bonus = rules.exact_cut_bonus if exact_cut else 0
-    if bonus:
-        names = [p.name for p in game.players]
-        cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
-        for r in results:
-            if r.seat == cutter:
-                r.penalty -= bonus
-    return bonus
+            "results": [{"seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
+                        for r in hand.results]}
 
 
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
                 via: str = "edit link", exact_cut: bool = False) -> Hand:
     rules = rules_of(game)
     if not isinstance(number, int) or isinstance(number, bool):
-        raise GameError("bad_hand", "hand", status=400)
+        raise Refusal("bad_hand", "hand")
     recorded = len(game.hands)
     if number <= recorded:
-        raise GameError("already_recorded", "hand", status=409, hand=number)
+        raise Refusal("already_recorded", "hand", hand=number)
     replay = number > len(rules.hands) and state(game).replay_due
     if number > len(rules.hands) and not replay:
-        raise GameError("past_last_hand", "hand", hand=number, hands=len(rules.hands))
+        raise Refusal("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
-        raise GameError("not_next_hand", "hand", hand=number, next=recorded + 1)
-    results = score_hand(game, rules, number, out_seat, entries)
-    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
+        raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
+    results = score(game, rules, number, out_seat, entries, exact_cut)
+    bonus = max(r.bonus for r in results)
     try:
         _lock(game)
         hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus,
@@ -318,7 +222,7 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise GameError("already_recorded", "hand", status=409, hand=number) from None
+        raise Refusal("already_recorded", "hand", hand=number) from None
     return hand
 
 
@@ -327,9 +231,9 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
     rules = rules_of(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise GameError("no_such_hand", "hand", status=404, hand=number)
-    results = score_hand(game, rules, number, out_seat, entries)
-    bonus = apply_cut_bonus(game, rules, number, results, exact_cut)
+        raise Refusal("no_such_hand", "hand", hand=number)
+    results = score(game, rules, number, out_seat, entries, exact_cut)
+    bonus = max(r.bonus for r in results)
     before = _snapshot(hand)
     _lock(game, expected_version)
     hand = next(h for h in game.hands if h.number == number)
@@ -358,9 +262,9 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
     rules = rules_of(game)
     st = state(game)
     if st.current is None or number != st.current:
-        raise GameError("not_current_hand", "hand", status=409, hand=number)
+        raise Refusal("not_current_hand", "hand", hand=number)
     if not 0 <= seat < len(game.players):
-        raise GameError("unknown_player", "player", status=400, name=str(seat))
+        raise Refusal("unknown_player", "player", name=str(seat))
     _lock(game)
     used = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
         Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
@@ -417,14 +321,14 @@ def last_change(game: Game) -> Change | None:
 def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
     change = last_change(game)
     if change is None:
-        raise GameError("nothing_to_undo", None, status=409)
+        raise Refusal("nothing_to_undo", None)
     _lock(game, expected_version)
     n, seat = change.hand_number, change.seat
     if change.kind == "hand_recorded":
         hand = next(h for h in game.hands if h.number == n)
         if any(h.number > n for h in game.hands):
             db.session.rollback()
-            raise GameError("undo_blocked", None, status=409)
+            raise Refusal("undo_blocked", None)
         game.hands.remove(hand)
     elif change.kind == "hand_corrected":
         hand = next(h for h in game.hands if h.number == n)
@@ -432,8 +336,7 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
         hand.cut_bonus = change.before.get("cut_bonus", 0)
         hand.results.clear()
         db.session.flush()
-        hand.results.extend(Result(seat=r["seat"], penalty=r["penalty"], cards=r["cards"])
-                            for r in change.before["results"])
+        hand.results.extend(_restored(r) for r in change.before["results"])
     elif change.kind == "buy_added":
         last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
                                                        Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
@@ -455,6 +358,11 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     return change
 
 
+def _restored(row: dict[str, Any]) -> Result:
+    """A result as a snapshot kept it (snapshots from before the bonus was kept apart hold the score alone)."""
+    return Result(seat=row["seat"], penalty=row["penalty"], bonus=row.get("bonus", 0), cards=row["cards"])
+
+
 def delete_game(game: Game) -> None:
     db.session.delete(game)
     db.session.commit()
@@ -474,7 +382,7 @@ def export_data(game: Game) -> dict[str, Any]:
         "hands": [{"hand": h.number, "out": None if h.out_seat is None else st.names[h.out_seat],
                    "exact_cut": bool(h.cut_bonus), "replay": bool(h.replay),
                    "leftovers": {st.names[r.seat]: r.cards for r in h.results if r.seat != h.out_seat},
-                   "penalties": {st.names[r.seat]: r.penalty for r in h.results}} for h in game.hands],
+                   "penalties": {st.names[r.seat]: r.score for r in h.results}} for h in game.hands],
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
         "down": [{"hand": d.hand_number, "player": st.names[d.seat]} for d in game.downs],
         "totals": st.totals,
@@ -485,7 +393,7 @@ def export_data(game: Game) -> dict[str, Any]:
 def import_data(data: Any) -> tuple[Game, str]:
     """A new game that is exactly the exported one (its hands, typed totals, buys and who went down)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise GameError("bad_import", None, status=400)
+        raise Refusal("bad_import", None)
     names = data.get("players")
     game, edit = create_game(data.get("ruleset"), data.get("variants"), data.get("options"), names,
                              data.get("first_dealer", 0), via="import")
@@ -505,18 +413,18 @@ def import_data(data: Any) -> tuple[Game, str]:
                     total = int(h["penalties"][name])
                     if exact_cut and name == cutter_of(game, int(h["hand"])):
                         total += rules_of(game).exact_cut_bonus
-                    entries[seat[name]] = Entry(total=total)
+                    entries[seat[name]] = entry(total=total)
                 else:
-                    entries[seat[name]] = Entry(cards=list(cards))
+                    entries[seat[name]] = entry(list(cards))
             record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import",
                         exact_cut=exact_cut)
     except (KeyError, TypeError, ValueError) as e:
         db.session.rollback()
         delete_game(game)
-        if isinstance(e, GameError):
+        if isinstance(e, RefereeError):
             raise
-        raise GameError("bad_import", None, status=400) from None
-    except GameError:
+        raise Refusal("bad_import", None) from None
+    except RefereeError:
         delete_game(game)
         raise
     return game, edit

@@ -1,0 +1,130 @@
+"""Refusals: one registry from a code to its words, the rule it rests on and its HTTP status.
+
+The engine names what it refuses with codes (``referee.errors.RefereeError`` for input it cannot read, a
+``Violation`` for a hand's score it refuses); the web layer adds the codes of its own input (a body that is
+not JSON, a stale page, a missing token). Every surface words a code through ``error_text`` and answers with
+``status_of``; the handlers (``errors.handlers``) render them once for pages and once for JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import format_decimal, gettext
+
+from ...cards import Card, CardError
+from ...errors import MESSAGES as ENGINE_MESSAGES
+from ...errors import RefereeError
+from ...i18n import N_
+from ...verdicts import CODES
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    message: str  # English, with named placeholders; translated when it is said
+    status: int = 422
+    rule: str | None = None  # the rule anchor it rests on, if any
+
+
+# The web layer's own refusals: input no engine call sees.
+WEB: dict[str, ErrorCode] = {
+    "bad_json": ErrorCode(N_("The body must be a JSON object."), 400),
+    "missing": ErrorCode(N_("This field is required."), 400),
+    "wrong_type": ErrorCode(N_("This field must be %(expected)s."), 400),
+    "too_many": ErrorCode(N_("Too many items here (at most %(maximum)s)."), 400),
+    "not_found": ErrorCode(N_("Not found."), 404),
+    "unauthorized": ErrorCode(N_("This needs the game's link token: send it as Authorization: Bearer <token>."),
+                              401),
+    "forbidden": ErrorCode(N_("This token does not open this game, or it is a view token and cannot change it."),
+                           403),
+    "method_not_allowed": ErrorCode(N_("This method is not allowed here."), 405),
+    "form_expired": ErrorCode(N_("The form expired: please send it again."), 400),
+    "database_unavailable": ErrorCode(
+        N_("The scores could not be saved right now (the database is busy or unreachable). Nothing was changed; "
+           "please try again in a moment."), 503),
+    # the scoreboard
+    "bad_players": ErrorCode(N_("Players are a list of names."), 400),
+    "empty_name": ErrorCode(N_("Every player needs a name.")),
+    "long_name": ErrorCode(N_("Names can be at most %(maximum)s characters.")),
+    "duplicate_name": ErrorCode(N_("Two players have the same name.")),
+    "bad_dealer": ErrorCode(N_("The first dealer must be one of the players."), 400),
+    "bad_hand": ErrorCode(N_("The hand must be a number."), 400),
+    "already_recorded": ErrorCode(N_("Hand %(hand)s is already recorded (maybe from another phone): here it is."),
+                                  409),
+    "past_last_hand": ErrorCode(N_("There is no hand %(hand)s: this game has %(hands)s hands.")),
+    "not_next_hand": ErrorCode(N_("Hand %(next)s comes first: record the hands in order.")),
+    "no_such_hand": ErrorCode(N_("Hand %(hand)s is not recorded yet."), 404),
+    "not_current_hand": ErrorCode(
+        N_("Buys and who went down are kept for the hand being played (hand %(hand)s is not)."), 409),
+    "stale": ErrorCode(N_("Someone changed this game since you opened this page; nothing was saved. Here is the "
+                          "game as it is now."), 409),
+    "nothing_to_undo": ErrorCode(N_("There is nothing to undo."), 409),
+    "undo_blocked": ErrorCode(N_("Undo the later hands first."), 409),
+    "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
+    # the referee's forms
+    "no_melds": ErrorCode(N_("Enter at least one meld.")),
+    "no_hand_cards": ErrorCode(N_("Enter the cards in your hand.")),
+    "layoff_input": ErrorCode(N_("Enter the meld on the table and the cards to lay off.")),
+    "swap_input": ErrorCode(N_("Enter the meld on the table and one card.")),
+    "buys_used_format": ErrorCode(N_("Write buys used like: Ann 1, Ben 3")),
+}
+
+# The engine's codes: input it cannot read is a bad request; a hand's score it refuses is unprocessable.
+REGISTRY: dict[str, ErrorCode] = (
+    {code: ErrorCode(c.message, 422, c.rule) for code, c in CODES.items()}
+    | {code: ErrorCode(message, 400) for code, message in ENGINE_MESSAGES.items()}
+    | WEB
+)
+
+
+class Refusal(RefereeError):
+    """Input the web layer refuses. ``status`` overrides the registry's where one path answers otherwise."""
+
+    def __init__(self, code: str, field: str | None = None, status: int | None = None, **params: Any) -> None:
+        super().__init__(code, field, **params)
+        if code not in REGISTRY:
+            raise LookupError(f"no words for the refusal {code!r}")
+        self.status_override = status
+
+    @property
+    def status(self) -> int:
+        return status_of(self)
+
+
+def status_of(e: RefereeError) -> int:
+    override = getattr(e, "status_override", None)
+    return override if override is not None else REGISTRY[e.code].status
+
+
+def param_text(name: str, value: Any) -> str:
+    """A message parameter in the reader's language: cards in their letters, numbers in their digits, an
+    expectation ("a whole number") translated, lists joined."""
+    from ..i18n import card_text
+
+    if isinstance(value, (list, tuple)):
+        return ", ".join(param_text(name, v) for v in value)
+    if name == "expected":
+        return gettext(str(value))
+    if name.endswith("card") or name.endswith("cards") or name == "represents":
+        try:
+            return card_text(Card.parse(value))
+        except CardError:
+            return str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(format_decimal(value))
+    return str(value)
+
+
+def error_text(code: str, params: dict[str, Any] | None = None) -> str:
+    """The reader's-language words for ``code``, its parameters filled in."""
+    text = gettext(REGISTRY[code].message)
+    try:
+        return text % {k: param_text(k, v) for k, v in (params or {}).items()}
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def error_body(e: RefereeError) -> dict[str, Any]:
+    """The JSON API's answer to a refusal."""
+    return {"error": {"code": e.code, "message": error_text(e.code, e.params), "field": e.field}}
