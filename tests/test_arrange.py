@@ -2,10 +2,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.kit import cards, rules
 from referee.arrange import arrange, brute_force
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check
+from tests.kit import cards, rules
 
 
 def shown(melds):

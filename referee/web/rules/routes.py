@@ -12,8 +12,8 @@ from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
-from ...i18n import N_
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
+from ...i18n import N_
 from ..i18n import lang, rank_letters
 
 bp = Blueprint("pages", __name__)
