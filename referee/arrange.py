@@ -15,6 +15,10 @@ search works on rank counts. Melds that consume the same cards at the same cost 
 contract melds are chosen in a fixed order, and each state's cheapest completion (or a cost it cannot go
 below) is remembered, so no arrangement is searched twice.
 
+The search works within a budget (``referee.budget``): a hand built to make it explode (four runs of thirteen,
+twos and jokers wild, eighteen cards) gets an answer that says the search could not decide, instead of
+seconds of a server's time.
+
 >>> from referee.families import resolve
 >>> from referee.cards import parse_cards
 >>> a = arrange(resolve("liverpool"), 1, parse_cards("7h 7d 7s 9c 9d JK 2c"))
@@ -31,6 +35,7 @@ from itertools import combinations
 from operator import itemgetter
 from typing import Any, Sequence
 
+from .budget import Budget, OutOfBudget
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
 from .families import MeldSpec, Rules
@@ -51,12 +56,17 @@ class Slot:
 
 @dataclass
 class Arrangement:
-    possible: bool
+    possible: bool | None  # None: the search ran out of its budget before it could tell
     melds: list[list[Card]] = field(default_factory=list)
     unused: list[Card] = field(default_factory=list)
     missing: int | None = 0  # wild cards (or the naturals they stand for) short of the contract; None: never
     needs: list[str] = field(default_factory=list)  # what the missing cards would stand for
     violations: list[Violation] = field(default_factory=list)  # input that cannot be a hand (too many copies)
+    exhausted: bool = False  # the budget ran out: possible is None, or (when False) how near is not known
+
+    @property
+    def decided(self) -> bool:
+        return self.possible is not None
 
 
 @dataclass(frozen=True)
@@ -88,8 +98,9 @@ _SUIT_COUNTS = [itemgetter(*(_pos_index(max(p, 1), si) for p in range(HIGH_ACE +
 
 
 class _Search:
-    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int]):
+    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget):
         self.rules = rules
+        self.spend = budget.spend
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
         self.duals = duals
@@ -122,6 +133,7 @@ class _Search:
             keep_min = max(1, size - budget)
             for keep in range(len(avail), keep_min - 1, -1):
                 for used in combinations(avail, keep):
+                    self.spend()
                     cand = self._run_candidate(used, start, size, si, ace)
                     if cand is not None and cand.cost <= budget and cand.key not in out:
                         out[cand.key] = cand
@@ -135,6 +147,7 @@ class _Search:
             present = _SUIT_COUNTS[si](pool)  # the suit's cards in hand by position (0 and 14 both the ace)
             if any(present):
                 out += self._suit_runs(size, si, present, budget)
+        self.spend(len(out))  # copied and sorted on every call, cached or not
         out.sort(key=lambda c: (c.cost, c.key))
         return out
 
@@ -161,7 +174,9 @@ class _Search:
         key = (size, bytes(pool))
         hit = self.set_cache.get(key)
         if hit is not None and hit[0] >= budget:
-            return hit[1][:bisect_right(hit[2], budget)]
+            found = hit[1][:bisect_right(hit[2], budget)]
+            self.spend(len(found))
+            return found
         out = []
         for r in range(13):
             idx = range(r * 4, r * 4 + 4)
@@ -169,6 +184,7 @@ class _Search:
             dual = [i for i in idx for _ in range(pool[i]) if i in self.duals]
             for n_plain in range(min(size, len(plain)), -1, -1):
                 for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
+                    self.spend()
                     naturals = n_plain + n_dual
                     wilds = size - naturals
                     if naturals == 0 or (wilds and naturals < self.min_naturals):
@@ -212,6 +228,7 @@ class _Search:
         each way found lowers the bound for the rest)."""
         if i == len(self.specs):
             return (0, [])
+        self.spend()
         left = self.specs[i:]
         naturals = sum(pool)
         if naturals < len(left) or sum(m.size for m in left) - naturals >= bound:
@@ -248,7 +265,10 @@ class _Search:
         return best
 
 
-def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
+def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | None = None) -> Arrangement:
+    """One arrangement that makes the contract, or how near the cards came; within ``budget`` (a fresh default
+    budget when none is given), after which the answer says it could not decide."""
+    budget = budget or Budget()
     spec = rules.hand(hand)
     cards = list(cards)
     bad = copies_violations([cards], rules)
@@ -264,19 +284,25 @@ def arrange(rules: Rules, hand: int, cards: Sequence[Card]) -> Arrangement:
         else:
             pool[INDEX[c]] += 1
     wild_supply = len(jokers) + len(dual_cards)
-    search = _Search(rules, spec.contract.melds, duals)
-    first = search.cheapest(0, pool, wild_supply + 1)
+    search = _Search(rules, spec.contract.melds, duals, budget)
+    try:
+        first = search.cheapest(0, pool, wild_supply + 1)
+    except OutOfBudget:
+        return Arrangement(None, unused=cards, missing=None, exhausted=True)
     found = first[1] if first is not None else None
     missing = 0
     if found is None:
         if not _reachable(rules, spec.contract.melds, pool):
             return Arrangement(False, unused=cards, missing=None)
-        cheapest = search.cheapest(0, pool, wild_supply + spec.contract.cards_needed + 1)
+        try:
+            cheapest = search.cheapest(0, pool, wild_supply + spec.contract.cards_needed + 1)
+        except OutOfBudget:  # not possible, but how near is more than the budget can tell
+            return Arrangement(False, unused=cards, missing=None, exhausted=True)
         if cheapest is None:
             return Arrangement(False, unused=cards, missing=None)
         cost, found = cheapest
         missing = cost - wild_supply
-    return _build(found, cards, jokers, duals, rules, missing)
+    return _build(found, cards, jokers, duals, rules, missing, budget)
 
 
 def _reachable(rules: Rules, specs: Sequence[MeldSpec], pool: list[int]) -> bool:
@@ -293,7 +319,7 @@ def _reachable(rules: Rules, specs: Sequence[MeldSpec], pool: list[int]) -> bool
 
 
 def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals: frozenset[int], rules: Rules,
-           missing: int) -> Arrangement:
+           missing: int, budget: Budget) -> Arrangement:
     left = Counter(c for c in cards if c.rank is not None)
     for cand in found:
         for i in cand.consumed:
@@ -322,11 +348,15 @@ def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals
     unused = list(left.elements()) + list(spare_iter)
     if missing:
         return Arrangement(False, melds, unused, missing, needs)
-    melds = _extend(melds, unused, rules) if rules.contract_extra_cards else melds
+    if rules.contract_extra_cards:
+        try:
+            melds = _extend(melds, unused, rules, budget)
+        except OutOfBudget:  # the melds found make the contract; only the longer ones were cut short
+            pass
     return Arrangement(True, melds, unused, 0, [])
 
 
-def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules) -> list[list[Card]]:
+def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules, budget: Budget) -> list[list[Card]]:
     """Where the contract melds may be longer, add the leftover cards that fit them (fewer cards left in hand)."""
     changed = True
     while changed and unused:
@@ -335,6 +365,7 @@ def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules) -> list[l
             for i, meld in enumerate(melds):
                 kind = analyze(meld, rules).kind
                 for trial in ([card] + meld, meld + [card]):
+                    budget.spend(8)  # a meld reading costs about as much as eight search steps
                     reading = analyze(trial, rules)
                     if reading.valid and reading.kind == kind:
                         melds[i] = trial

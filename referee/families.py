@@ -86,7 +86,7 @@ class Option:
     rule: str  # the rule anchor it changes
     choices: tuple[Any, ...] = ()
     minimum: int = 0
-    maximum: int = 99
+    maximum: int = 99  # ints: the largest value; ranks: the most entries; contracts: the most cards one asks for
 
 
 OPTIONS: dict[str, Option] = {
@@ -95,7 +95,7 @@ OPTIONS: dict[str, Option] = {
         Option("ace", "choice", N_("Where an ace may sit in a run: low (A-2-3), high (Q-K-A) or either."),
                "rule-aces", choices=("either", "low", "high")),
         Option("wild_ranks", "ranks", N_("Which cards are wild: jokers and/or ranks (twos, queens)."),
-               "rule-wilds"),
+               "rule-wilds", minimum=1, maximum=3),
         Option("set_min_naturals", "int", N_("How many natural (not wild) cards a set needs."),
                "rule-set-naturals", minimum=1, maximum=3),
         Option("run_max_wilds_per_4", "int_or_null",
@@ -116,9 +116,9 @@ OPTIONS: dict[str, Option] = {
                "rule-stock-exhausted", choices=("reshuffle", "end_hand")),
         Option("hands", "choice", N_("How many hands the game has."), "rule-contract"),
         Option("decks", "int_or_null", N_("Decks in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=1, maximum=6),
+               minimum=1, maximum=4),
         Option("jokers", "int_or_null", N_("Jokers in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=0, maximum=12),
+               minimum=0, maximum=8),
         Option("hand_size", "int_or_null", N_("Deal this many cards in every hand (empty: the family's table)."),
                "rule-deal-order", minimum=5, maximum=15),
         Option("first_hand_size", "int_or_null", N_("Deal this many cards in the first hand (empty: as the others)."),
@@ -126,7 +126,8 @@ OPTIONS: dict[str, Option] = {
         Option("final_run", "int_or_null", N_("The length of the final hand's run (empty: the family's)."),
                "rule-final-hand", minimum=6, maximum=7),
         Option("contracts", "contracts",
-               N_("Your own contracts, one per hand, like S3 S3 R4 (empty: the family's list)."), "rule-contract"),
+               N_("Your own contracts, one per hand (empty: the family's list)."), "rule-contract",
+               maximum=15),
         Option("joker_points", "int_or_null",
                N_("Penalty points for a joker left in hand (empty: the family's value)."), "rule-penalty-values",
                minimum=0, maximum=100),
@@ -158,6 +159,8 @@ class Variant:
     help: str
     options: dict[str, Any]
     stated: bool = True  # False: the document names it but leaves details to the app
+    asks: str | None = None  # an option the table must fill in for the variant to mean anything
+    named_by: str | None = None  # the family whose document names the variant, where it is not this one's
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,7 @@ class Family:
     id: str
     name: str
     sources: tuple[str, ...]
+    source_languages: tuple[str, ...]  # the languages the family's document is written in
     players: tuple[int, int]
     ideal: tuple[int, int]
     deck_rules: tuple[DeckRule, ...]
@@ -179,8 +183,10 @@ class Family:
     first_player: str  # "left" of the dealer
     first_dealer: str  # "agreed" | "highest_card"
     buy_when: str  # "declined" | "out_of_turn" | "stock_drawn"
+    buy_priority: str  # who gets a discard several want: "nearest" | "turn_then_nearest" | "turn_free_then_nearest"
     minutes: tuple[int, int] | None = None
     silent: frozenset[str] = field(default_factory=frozenset)  # facts the document does not state
+    shorthand: bool = False  # the document writes contracts in score-sheet shorthand (G-G, G-E, … E7)
 
     def variant(self, vid: str) -> Variant:
         for v in self.variants:
@@ -230,6 +236,7 @@ LIVERPOOL = Family(
     id="liverpool",
     name="Liverpool Rummy",
     sources=("000_02fafbf1f984f0a5.txt", "001_eff5430d1a24ae6d.txt", "004_09012a0ed2767612.txt"),
+    source_languages=("es", "pt", "de"),
     players=(3, 8),
     ideal=(4, 6),
     deck_rules=(DeckRule((3, 4), 2, 4, (2, 4)), DeckRule((5, 8), 3, 6, (3, 6))),
@@ -250,29 +257,36 @@ LIVERPOOL = Family(
                 {"hands": 9}),
         Variant("five_hands", N_("Five hands"), N_("A shorter game of five hands."), {"hands": 5}, stated=False),
         Variant("fixed_hand", N_("Fixed hand"),
-                N_("10 cards in every hand; the final run is 6 or 7 cards by house rule."), {"hand_size": 10}),
+                N_("10 cards in every hand and a shorter final run: 6 cards (7 by house rule)."),
+                {"hand_size": 10, "final_run": 6}, stated=False),
         Variant("no_buying", N_("No buying"), N_("Nobody may buy a discard."), {"buy_limit": 0}),
-        Variant("ten_cards", N_("10 cards in every hand"), N_("A house rule: 10 cards dealt in every hand."),
+        Variant("ten_cards", N_("10 cards in every hand"),
+                N_("A house rule: 10 cards dealt in every hand; the final run stays full length."),
                 {"hand_size": 10}),
         Variant("may_i", N_("May I?"), N_("A buyer must ask \"May I?\" before taking the discard."),
                 {"may_i": True}),
         Variant("exact_cut_bonus", N_("Exact-cut bonus"),
                 N_("A player who cuts exactly the cards needed for the deal takes points off their total."),
-                {"exact_cut_bonus": 10}, stated=False),
+                {"exact_cut_bonus": 10}, stated=False, named_by="contract"),
     ),
     tie_break=("last_hand", "replay"),
     cut="left",
     first_player="left",
     first_dealer="agreed",
     buy_when="declined",
+    buy_priority="nearest",
     minutes=(60, 120),
-    silent=frozenset({"first_dealer"}),
+    # the document offers both ends of a stock that runs out and lists lay-off after going down without saying
+    # "in the same turn": the defaults for those are this app's reading
+    silent=frozenset({"first_dealer", "stock_exhausted", "lay_off_same_turn", "extra_hand_deal"}),
+    shorthand=True,
 )
 
 PROGRESSIVE = Family(
     id="progressive",
     name="Progressive Rummy",
     sources=("002_791369391864c2c5.txt",),
+    source_languages=("es",),
     players=(3, 8),
     ideal=(4, 5),
     deck_rules=(DeckRule((3, 6), 2, 4, (4, 4)), DeckRule((7, 8), 3, 6, (6, 6))),
@@ -290,22 +304,26 @@ PROGRESSIVE = Family(
         Variant("double_progressive", N_("Double progressive"), N_("Only 7 cards dealt in round 1."),
                 {"first_hand_size": 7}),
         Variant("custom_contracts", N_("Custom contracts"),
-                N_("Reorder the rounds or add contracts such as a run of 7."),
-                {}),
+                N_("Reorder the rounds or add contracts such as a run of 7: write them under Custom contracts."),
+                {}, stated=False, asks="contracts"),
     ),
     tie_break=("last_hand", "shared"),
     cut="right",
     first_player="left",
     first_dealer="highest_card",
     buy_when="out_of_turn",
+    buy_priority="turn_then_nearest",
+    # "only the exact contract" is read as exact melds, going down once
     silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
-                      "joker_swap", "stock_exhausted"}),
+                      "joker_swap", "stock_exhausted", "contract_extra_cards", "lay_off_same_turn",
+                      "extra_hand_deal", "buy_priority"}),
 )
 
 CONTRACT = Family(
     id="contract",
     name="Contract Rummy",
     sources=("003_a0b7e9f66d1f42d1.txt",),
+    source_languages=("es",),
     players=(3, 5),
     ideal=(4, 4),
     deck_rules=tuple(DeckRule((p, p), 2, p - 1, (p - 1, p - 1)) for p in range(3, 6)),
@@ -313,12 +331,12 @@ CONTRACT = Family(
     no_discard_contract=7,
     hand_lists={7: (1, 2, 3, 4, 5, 6, 7)},
     penalties=_penalties(lambda v: v, joker=15),
-    defaults=_COMMON_DEFAULTS | {"buy_limit": None},
+    defaults=_COMMON_DEFAULTS | {"buy_limit": None, "may_i": True},  # every buy is asked for with "May I?"
     variants=(
         Variant("twos_wild", N_("Twos wild"), N_("Twos are wild as well as jokers (progressive tables)."),
                 {"wild_ranks": ["JK", "2"]}),
         Variant("may_i", N_("May I?"), N_("Extra cards allowed in the first melds; jokers score 25."),
-                {"contract_extra_cards": True, "joker_points": 25, "may_i": True}),
+                {"contract_extra_cards": True, "joker_points": 25}),
         Variant("shanghai", N_("Shanghai"), N_("11 cards, aces high only, a \"Shanghai\" call can block a buy."),
                 {"hand_size": 11, "ace": "high", "shanghai_block": True}),
         Variant("exact_cut_bonus", N_("Exact-cut bonus"),
@@ -330,6 +348,7 @@ CONTRACT = Family(
     first_player="left",
     first_dealer="highest_card",
     buy_when="stock_drawn",
+    buy_priority="turn_free_then_nearest",
     silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
                       "joker_swap", "stock_exhausted", "buy_limit", "tie_break", "cut", "first_player",
                       "first_dealer"}),
@@ -474,8 +493,10 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
         if value not in choices or isinstance(value, bool):
             raise RulesError("option_choice", where, option=name, choices=", ".join(map(str, choices)))
     elif opt.kind == "ranks":
-        if not isinstance(value, list) or not value or len(value) > 14:
+        if not isinstance(value, list) or not value:
             raise RulesError("option_ranks", where, option=name)
+        if len(value) > 14:  # each rank and the joker once
+            raise RulesError("option_count", where, option=name, maximum=opt.maximum)
         out = []
         for r in value:
             if not isinstance(r, str):
@@ -488,6 +509,8 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
                     raise RulesError("option_ranks", where, option=name) from None
             if token not in out:
                 out.append(token)
+        if len(out) > opt.maximum:
+            raise RulesError("option_count", where, option=name, maximum=opt.maximum)
         return out
     elif opt.kind == "contracts":
         if value is None:
@@ -495,9 +518,14 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
         if not isinstance(value, list) or not 1 <= len(value) <= 12 or not all(isinstance(v, str) for v in value):
             raise RulesError("bad_contract", where, text=str(value)[:60])
         try:
-            return [Contract.parse(v).notation for v in value]
+            parsed = [Contract.parse(v) for v in value]
         except RulesError as e:
             raise RulesError(e.code, where, **e.params) from None
+        for c in parsed:
+            if c.cards_needed > opt.maximum:
+                raise RulesError("contract_too_large", where, text=c.notation, cards=c.cards_needed,
+                                 maximum=opt.maximum)
+        return [c.notation for c in parsed]
     return value
 
 
@@ -528,6 +556,10 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
     decks = chosen["decks"] if chosen["decks"] is not None else rule.decks
     jokers = chosen["jokers"] if chosen["jokers"] is not None else rule.jokers
 
+    for vid in dict.fromkeys(variants):
+        asks = fam.variant(vid).asks
+        if asks and not chosen.get(asks):
+            raise RulesError(f"{asks}_missing", f"options.{asks}", variant=vid)
     hands = []
     plan: list[tuple[int, Contract, int | None]]
     if chosen.get("contracts"):

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from referee.arrange import arrange, brute_force
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check
+from referee.families import resolve
 from tests.kit import cards, rules
 
 
@@ -100,3 +101,87 @@ def test_whatever_arrange_returns_passes_check(fam, hand, h):
         assert v.valid, (shown(a.melds), v.violations)
         used = sorted(str(c) for m in a.melds for c in m)
         assert sorted(map(str, h)) == sorted(used + [str(c) for c in a.unused])
+
+
+# ------------------------------------------------------------------------------------------- the budget
+def _hard():  # within every option's range, and a few thousand steps of search
+    from referee.cards import parse_cards
+
+    r = resolve("liverpool", [], {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4,
+                                  "jokers": 8})
+    return r, parse_cards("JS 3S QD AS KS 5C QS 8S JK 4D 9C 2C 3S 5C 8D 2H KH KH")
+
+
+HARD = _hard()
+EXPLOSIVE = dict(options={"contracts": ["R13 R13 R13 R13"], "wild_ranks": ["JK", "2"], "decks": 4, "jokers": 7})
+
+
+def test_a_spent_budget_says_it_could_not_decide():
+    from referee.budget import Budget
+
+    r, cards = HARD
+    small = arrange(r, 1, cards, Budget(steps=50, cpu_seconds=None))
+    assert small.possible is None and not small.decided and small.exhausted and small.missing is None
+    assert small.unused == cards
+    whole = arrange(r, 1, cards, Budget(steps=10**9, cpu_seconds=None))
+    assert whole.decided and not whole.exhausted
+
+
+def test_the_cpu_deadline_stops_a_search_on_a_slow_machine():
+    from referee.budget import Budget
+
+    ticks = iter(range(10**9))
+    clock = lambda: next(ticks) * 0.01  # noqa: E731 - every look at the clock: 10 ms more CPU time
+    r, cards = HARD
+    result = arrange(r, 1, cards, Budget(steps=10**9, cpu_seconds=0.05, clock=clock))
+    assert result.exhausted and result.missing is None  # stopped in the first or the second search
+
+
+def test_real_hands_stay_far_inside_the_budget():
+    """The corpus of hard hands and eighteen-card hands with twos wild use a small part of the default steps."""
+    import random
+
+    from referee.budget import STEPS, Budget
+    from referee.cards import JOKER, NATURALS
+
+    rng = random.Random(7)
+    for fam in ("liverpool", "progressive", "contract"):
+        r = resolve(fam, [], {"wild_ranks": ["JK", "2"]}, players=5)
+        pack = [c for c in NATURALS for _ in range(r.decks)] + [JOKER] * r.jokers
+        for hand in range(1, len(r.hands) + 1):
+            for _ in range(4):
+                budget = Budget(steps=10**9, cpu_seconds=None)
+                assert arrange(r, hand, rng.sample(pack, 18), budget).decided
+                assert 10**9 - budget.left < STEPS // 10
+
+
+def test_the_explosive_request_is_bounded_and_says_so(client, monkeypatch):
+    import random
+
+    from referee.cards import NATURALS
+    rng = random.Random(2)
+    pack = [str(c) for c in NATURALS for _ in range(4)] + ["JK"] * 7
+    r = client.post("/api/v1/arrange", json={"ruleset": "liverpool", "hand": 1, "cards": rng.sample(pack, 18),
+                                             **EXPLOSIVE})
+    assert r.status_code == 400 and r.json["error"]["field"] == "options.contracts"
+    assert "15" in r.json["error"]["message"]
+    for option, value in (("decks", 6), ("jokers", 12), ("wild_ranks", ["JK", "2", "3", "4"])):
+        r = client.post("/api/v1/arrange", json={"ruleset": "liverpool", "hand": 1, "cards": ["7H"],
+                                                 "options": {option: value}})
+        assert r.status_code == 400 and r.json["error"]["field"] == f"options.{option}", option
+    body = {"ruleset": "liverpool", "hand": 1, "cards": " ".join(str(c) for c in HARD[1]),
+            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8},
+            "lang": "de"}
+    r = client.post("/api/v1/arrange", json=body)
+    assert r.status_code == 200 and r.json["decided"] and r.json["note"] is None
+    monkeypatch.setattr("referee.budget.STEPS", 50)  # a budget this hand outgrows: the answer says so
+    r = client.post("/api/v1/arrange", json=body)
+    assert r.status_code == 200 and r.json["possible"] is None and not r.json["decided"]
+    assert r.json["search_exhausted"] and "Zeit" in r.json["note"]
+    import re
+
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get("/referee/arrange").get_data(as_text=True))
+    monkeypatch.setattr("referee.budget.STEPS", 0)
+    page = client.post("/referee/arrange", data={"family": "liverpool", "hand": "7", "cards": body["cards"],
+                                                 "csrf_token": token.group(1)})
+    assert page.status_code == 200 and "could not be worked out" in page.get_data(as_text=True)

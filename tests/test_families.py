@@ -74,6 +74,23 @@ class TestVariants:
         r = resolve("progressive", ["custom_contracts"], {"contracts": ["R7", "S3 S3"]})
         assert [h.contract.notation for h in r.hands] == ["R7", "S3 S3"]
 
+    def test_custom_contracts_need_the_contracts(self):
+        with pytest.raises(RulesError) as e:
+            resolve("progressive", ["custom_contracts"])
+        assert (e.value.code, e.value.field) == ("contracts_missing", "options.contracts")
+
+    def test_fixed_hand_is_not_ten_cards(self):
+        fixed, ten = resolve("liverpool", ["fixed_hand"]), resolve("liverpool", ["ten_cards"])
+        assert {h.deal for h in fixed.hands} == {h.deal for h in ten.hands} == {10}
+        assert fixed.hand(7).contract.notation == "R6" and ten.hand(7).contract.notation == "R7"
+        assert all(v.options or v.asks for f in FAMILIES.values() for v in f.variants)  # no variant sets nothing
+        assert len({tuple(sorted(v.options.items())) for v in resolve("liverpool").family.variants}) == \
+            len(resolve("liverpool").family.variants)
+
+    def test_contract_buys_by_asking_may_i(self):
+        assert resolve("contract").may_i and not resolve("liverpool").may_i
+        assert resolve("liverpool", ["may_i"]).may_i
+
     def test_fixed_hand_final_run(self):
         r = resolve("liverpool", ["fixed_hand"], {"final_run": 6})
         assert r.hand(7).contract.notation == "R6" and {h.deal for h in r.hands} == {10}

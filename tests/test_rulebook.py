@@ -1,5 +1,6 @@
 """The rules texts: every page in every language, the same anchors, and no number that the data does not hold."""
 
+import html as html_lib
 import re
 
 import pytest
@@ -60,6 +61,8 @@ def test_placeholders_exist(family, lang):
             assert name in known, f"{family} has no fact {name}"
         elif kind == "contract":
             assert int(name) in FAMILIES[family].contracts
+        elif kind == "option":
+            assert name in FAMILIES[family].defaults, f"{family} has no house rule {name}"
         else:
             assert name in rulebook.TABLES
     for table in rulebook.TABLES:
@@ -92,3 +95,38 @@ def test_tables_come_from_the_data(client):
     table = html[html.index('id="contract-1"') - 200:]
     assert ">25<" in html  # the progressive joker penalty, from the data
     assert 'id="contract-7"' in table
+
+
+def _compare_rows(client, lang="en"):
+    html = client.get(f"/rules/compare?lang={lang}").get_data(as_text=True)
+    rows = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S):
+        cells = [html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c))).replace(" :", ":").strip()
+                 for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        label = cells[0].split("differs:")[-1].strip()
+        assert label not in rows, f"the row {label} appears twice"
+        rows[label] = cells[1:]
+    return html, rows
+
+
+def test_comparison_shows_known_values_and_marks_the_apps_choices(client):
+    html, rows = _compare_rows(client)
+    assert "by the table" not in html
+    assert rows["Ask \"May I?\" to buy"] == ["no", "no", "yes"]  # Contract buys by asking "May I?"
+    who = rows["Who gets a discard several players want"]
+    assert "clockwise" in who[0] and who[1].endswith("*") and "without a penalty card" in who[2]
+    assert rows["Hands in a game"] == ["7 (variants: 5, 9)", "7 (variants: 8)", "7"]
+    assert rows["When the stock runs out"][0].endswith("*")  # the Liverpool document offers both
+    assert rows["Lay off in the turn you go down"][0] == "yes *"
+    assert rows["Extra cards in contract melds"][1] == "no *"  # Progressive's "exact contract", as read here
+    assert rows["Extra hand 8"][0].endswith("*") and rows["Extra hand 9"][1] == "—"
+    assert "Exact-cut bonus (named in the Contract Rummy document)" in rows["Variants"][0]
+
+
+def test_rules_pages_show_the_known_defaults(client):
+    html = client.get("/rules/liverpool?lang=en").get_data(as_text=True)
+    assert "by the table" not in html
+    assert "10 in hands 1 to 4, then 12" in html and "2 for 3–4 players; 3 for 5–8 players" in html
+    assert "106–108" in html and "159–162" in html  # the document's pack sizes, beside the app's
+    assert '<span class="shorthand">G-G</span>' in client.get("/rules/liverpool?lang=es").get_data(as_text=True)
+    assert "000_02fafbf1f984f0a5" not in html and "Spanish, Portuguese and German" in html

@@ -1,7 +1,8 @@
 """The rules texts: one Markdown file per family and language (``<family>/<lang>.md``, see docs/rulebook.md).
 
 Numbers are placeholders filled from the rule-family data, so the prose can never disagree with it:
-``{{fact:NAME}}``, ``{{contract:N}}`` and ``{{table:NAME}}``. This module reads the files and fills the
+``{{fact:NAME}}``, ``{{contract:N}}`` and ``{{table:NAME}}``; a house rule is named by ``{{option:NAME}}``, which
+the page shows as its label in the reader's language (never the API name). This module reads the files and fills the
 placeholders through callbacks the caller gives (the web layer renders tables and words in the reader's
 language); it knows nothing of Flask.
 """
@@ -12,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 import markdown
 
@@ -31,7 +32,7 @@ RULE_ANCHORS = {
 }
 TABLES = ("decks", "contracts", "penalties", "options", "variants")
 
-PLACEHOLDER = re.compile(r"\{\{\s*(fact|contract|table):([a-z0-9_]+)\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*(fact|contract|table|option):([a-z0-9_]+)\s*\}\}")
 HEADING = re.compile(r"^(#{2,3})\s+(.+?)\s*\{#([a-z0-9-]+)\}\s*$", re.M)
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 
@@ -86,8 +87,15 @@ def code_numbers(text: str) -> list[int]:
     return out
 
 
+def options_as_placeholders(text: str, names: Collection[str]) -> str:
+    """A house rule's API name written in a code span (`` `joker_swap` ``) becomes ``{{option:joker_swap}}``, so
+    that the page shows its label: readers never see the API names."""
+    return re.sub(r"`([a-z][a-z0-9_]*)`", lambda m: "{{option:%s}}" % m.group(1) if m.group(1) in names
+                  else m.group(0), text)
+
+
 def fill(text: str, fact: Callable[[str], str], contract: Callable[[int], str],
-         table: Callable[[str], str]) -> str:
+         table: Callable[[str], str], option: Callable[[str], str] = str) -> str:
     """Replace the placeholders; a name the data does not have raises ``RulebookError``."""
 
     def one(m: re.Match[str]) -> str:
@@ -96,6 +104,8 @@ def fill(text: str, fact: Callable[[str], str], contract: Callable[[int], str],
             return fact(name)
         if kind == "contract":
             return contract(int(name))
+        if kind == "option":
+            return option(name)
         if name not in TABLES:
             raise RulebookError(f"unknown table {name}")
         return "\n\n" + table(name) + "\n\n"

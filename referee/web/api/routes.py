@@ -21,7 +21,7 @@ from ...families import FAMILIES, OPTIONS, Family, Rules, facts, resolve
 from ...i18n import N_
 from ...melds import Meld
 from ...verdicts import CODES, Violation
-from ..errors import Refusal, error_body
+from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
 from ..scoreboard import services
 
@@ -166,7 +166,10 @@ def rulesets() -> Response:
     return jsonify({
         "rulesets": [family_json(f) for f in FAMILIES.values()],
         "options": {o.name: {"type": o.kind, "help": gettext(o.help), "rule": o.rule,
-                             "choices": list(o.choices) or None} for o in OPTIONS.values()},
+                             "choices": list(o.choices) or None,
+                             "range": [o.minimum, o.maximum] if o.kind in ("int", "int_or_null") else None,
+                             "most": o.maximum if o.kind in ("ranks", "contracts") else None}
+                    for o in OPTIONS.values()},
     })
 
 
@@ -233,7 +236,10 @@ def arrange(data: dict[str, Any]) -> Response:
     cards = cards_field(need(data, "cards"), "cards", maximum=arrange_mod.MAX_CARDS)
     result = arrange_mod.arrange(rules, hand, cards)
     return jsonify({
-        "possible": result.possible,
+        "possible": result.possible,  # null: the search ran out of its budget and cannot say
+        "decided": result.decided,
+        "search_exhausted": result.exhausted,
+        "note": error_text("search_exhausted") if result.exhausted else None,
         "contract": contract_json(rules, hand),
         "melds": [[str(c) for c in m] for m in result.melds],
         "unused": [str(c) for c in result.unused],

@@ -166,12 +166,16 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     readings = [analyze(m, rules) for m in result.melds]
     lines = [gettext("Contract for hand %(hand)s: %(contract)s", hand=hand,
                      contract=contract_words(rules.hand(hand).contract))]
-    if result.possible:
+    if result.possible is None:
+        head = error_text("search_exhausted")
+    elif result.possible:
         head = gettext("Yes: you can go down.")
         if result.unused:
             lines.append(gettext("Left in your hand: %(cards)s", cards=" ".join(card_text(c) for c in result.unused)))
     elif result.violations:
         head = gettext("These cards cannot all be in one pack.")
+    elif result.exhausted:
+        head = gettext("No: these cards do not make the contract.")
     elif result.missing is None:
         head = gettext("No: no number of extra cards would make this contract from these cards.")
     else:
@@ -179,7 +183,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
         needs = [_need(n) for n in result.needs]
         lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
                              needs=", ".join(needs)))
-    return Outcome(result.possible, head, [_meld_view(r) for r in readings] if result.possible or result.melds
+    return Outcome(bool(result.possible), head, [_meld_view(r) for r in readings] if result.possible or result.melds
                    else [], lines, [_problem(rules, v) for v in result.violations])
 
 

@@ -7,8 +7,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from babel import Locale
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_decimal, gettext, pgettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
@@ -53,31 +54,80 @@ def index() -> str:
 
 
 # ------------------------------------------------------------------------------------------- words of data
+_MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size stays a figure
+    ("set", 1): N_("a set of %(size)s"), ("set", 2): N_("two sets of %(size)s"),
+    ("set", 3): N_("three sets of %(size)s"), ("set", 4): N_("four sets of %(size)s"),
+    ("run", 1): N_("a run of %(size)s"), ("run", 2): N_("two runs of %(size)s"),
+    ("run", 3): N_("three runs of %(size)s"), ("run", 4): N_("four runs of %(size)s"),
+}
+
+
 def contract_words(contract: Contract) -> str:
-    """``S3 S3 R4`` → "2 sets of 3 and 1 run of 4", in the reader's language."""
+    """``S3 S3 R4`` → "two sets of 3 and a run of 4", in the reader's language."""
     groups: dict[tuple[str, int], int] = {}
     for m in contract.melds:
         groups[(m.kind, m.size)] = groups.get((m.kind, m.size), 0) + 1
-    parts = []
-    for (kind, size), n in groups.items():
-        if kind == "set":
-            parts.append(ngettext("%(num)s set of %(size)s", "%(num)s sets of %(size)s", n, size=size))
-        else:
-            parts.append(ngettext("%(num)s run of %(size)s", "%(num)s runs of %(size)s", n, size=size))
+    parts = [gettext(_MELD_WORDS[(kind, n)], size=size) for (kind, size), n in groups.items()]
     if len(parts) == 1:
         return parts[0]
     return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
 
 
-def option_value(name: str, value: Any) -> str:
+def contract_shorthand(contract: Contract) -> str:
+    """The Liverpool document's score-sheet shorthand, one letter per meld in the reader's language (G-G, E7):
+    a meld's size is written only where it is longer than the smallest set or run."""
+    letters = []
+    for m in contract.melds:
+        letter = pgettext("shorthand letter for a set", "S") if m.kind == "set" else \
+            pgettext("shorthand letter for a run", "R")
+        smallest = 3 if m.kind == "set" else 4
+        letters.append(letter + (str(m.size) if m.size > smallest else ""))
+    return "-".join(letters)
+
+
+def _deal_words(fam: Family) -> str:
+    deals = [h.deal for h in resolve(fam.id).hands]
+    small, large = min(deals), max(deals)
+    if small == large:
+        return gettext("%(n)s in every hand", n=small)
+    return gettext("%(small)s in hands 1 to %(last)s, then %(large)s", small=small, last=deals.index(large),
+                   large=large)
+
+
+def _by_players(fam: Family, what: str) -> str:
+    return "; ".join(gettext("%(n)s for %(players)s players", n=getattr(d, what), players=_span(*d.players))
+                     for d in fam.deck_rules)
+
+
+def option_value(name: str, value: Any, fam: Family | None = None) -> str:
+    """An option's value in words. An empty value means "the family's own": with ``fam`` given, it is shown."""
     if value is None:
-        return {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit"),
-                "contracts": gettext("the family's contracts")}.get(name, gettext("by the table"))
+        fixed = {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit"),
+                 "first_hand_size": gettext("as in the other hands"), "wild_rank_points": gettext("its own value")}
+        if name in fixed:
+            return fixed[name]
+        if fam is None:
+            return {"contracts": gettext("the family's contracts")}.get(name, gettext("the family's"))
+        if name == "contracts":
+            return gettext("the %(family)s contracts", family=fam.name)
+        if name == "joker_points":
+            return format_decimal(fam.penalties["JK"])
+        if name == "hand_size":
+            return _deal_words(fam)
+        if name in ("decks", "jokers"):
+            return _by_players(fam, name)
+        if name == "final_run":
+            return gettext("a run of %(size)s", size=fam.contracts[fam.no_discard_contract][0].lstrip("R"))
+        return gettext("the family's")
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, list):
-        return " ".join(gettext("Joker") if v == "JK" else str(v) for v in value)
+        if name == "contracts":
+            return "; ".join(contract_words(Contract.parse(v)) for v in value)
+        return ", ".join(gettext("Jokers") if v == "JK" else rank_letters(v) if len(v) == 1 else v for v in value)
     if isinstance(value, int):
+        if value == 0 and name in ("buy_limit", "exact_cut_bonus"):
+            return gettext("no buying") if name == "buy_limit" else gettext("no bonus")
         return format_decimal(value)
     return {"either": gettext("low or high"), "low": gettext("low only"), "high": gettext("high only"),
             "reshuffle": gettext("reshuffle the discards"), "end_hand": gettext("end the hand")}.get(
@@ -123,7 +173,7 @@ def family_or_404(fid: str) -> Family:
 
 
 def render_rules(fam: Family, language: str) -> tuple[str, str, list[rulebook.Heading]]:
-    text = rulebook.source(fam.id, language)
+    text = rulebook.options_as_placeholders(rulebook.source(fam.id, language), OPTIONS)
     data = facts(fam)
     rules = resolve(fam.id)
 
@@ -138,11 +188,16 @@ def render_rules(fam: Family, language: str) -> tuple[str, str, list[rulebook.He
         return contract_words(Contract.parse(fam.contracts[n][0]))
 
     def table(name: str) -> str:
-        return render_template(f"rules/table_{name}.html", fam=fam, rules=rules,
-                               contract_words=contract_words, option_value=option_value,
-                               option_label=option_label, options=OPTIONS)
+        return render_template(f"rules/table_{name}.html", fam=fam, rules=rules, families=FAMILIES,
+                               contract_words=contract_words, contract_shorthand=contract_shorthand,
+                               option_value=option_value, option_label=option_label, options=OPTIONS)
 
-    filled = rulebook.fill(text, fact, contract, table)
+    def option(name: str) -> str:
+        if name not in OPTIONS:
+            raise rulebook.RulebookError(f"no option {name}")
+        return f"*{option_label(name)}*"
+
+    filled = rulebook.fill(text, fact, contract, table, option)
     html = rulebook.to_html(filled)
     return rulebook.title(text), html, rulebook.headings(text)
 
@@ -158,18 +213,26 @@ def rules_page(family: str) -> str:
     fam = family_or_404(family)
     title, html, heads = render_rules(fam, lang())
     return render_template("rules/page.html", fam=fam, title=title, body=Markup(html),
-                           toc=[h for h in heads if h.level == 2])
+                           toc=[h for h in heads if h.level == 2], source_languages=_language_list(fam))
+
+
+def _language_list(fam: Family) -> str:
+    """The languages of the family's document, in the reader's language ("Spanish, Portuguese and German")."""
+    names = [Locale.parse(lang()).languages.get(code, code) for code in fam.source_languages]
+    return names[0] if len(names) == 1 else gettext("%(first)s and %(last)s", first=", ".join(names[:-1]),
+                                                    last=names[-1])
 
 
 def comparison_rows() -> list[dict[str, Any]]:
-    """Every fact the families may differ in, with a flag where they do and a mark where the app chose."""
+    """Every fact the families may differ in, with a flag where they do and a mark where the app chose: a
+    value no document states, or one its document leaves to the table."""
     fams = list(FAMILIES.values())
     base = {f.id: resolve(f.id) for f in fams}
     rows: list[dict[str, Any]] = []
 
     def row(label: str, values: dict[str, str], silent: str | None = None) -> None:
         rows.append({"label": label, "values": values, "differs": len(set(values.values())) > 1,
-                     "silent": {f.id: bool(silent and silent in f.silent) for f in fams}})
+                     "silent": {f.id: bool(silent and silent in f.silent and values[f.id] != "—") for f in fams}})
 
     row(gettext("Players"), {f.id: _span(*f.players) for f in fams})
     row(gettext("Ideal number of players"), {f.id: _span(*f.ideal) for f in fams})
@@ -177,7 +240,7 @@ def comparison_rows() -> list[dict[str, Any]]:
         gettext("%(players)s players: %(decks)s decks + %(jokers)s jokers", players=_span(*d.players),
                 decks=d.decks, jokers=_span(*d.jokers_range))
         for d in f.deck_rules) for f in fams})
-    row(gettext("Hands"), {f.id: ", ".join(map(str, sorted(f.hand_lists))) for f in fams})
+    row(gettext("Hands in a game"), {f.id: _hands_words(f) for f in fams})
     longest = max(len(r.hands) for r in base.values())
     for n in range(1, longest + 1):
         row(gettext("Hand %(n)s", n=n), {
@@ -188,31 +251,55 @@ def comparison_rows() -> list[dict[str, Any]]:
     for n in (8, 9):
         row(gettext("Extra hand %(n)s", n=n), {
             f.id: (gettext("%(contract)s; %(deal)s cards", contract=contract_words(Contract.parse(f.contracts[n][0])),
-                           deal=f.contracts[n][1]) if n in f.contracts else "—") for f in fams})
+                           deal=f.contracts[n][1]) if n in f.contracts else "—") for f in fams},
+            silent="extra_hand_deal")
     for symbol, label in (("A", gettext("Penalty: ace")),
                           ("K", gettext("Penalty: %(letters)s", letters=rank_letters("KQJ"))),
                           ("10", gettext("Penalty: 10")), ("JK", gettext("Penalty: joker"))):
         row(label, {f.id: str(f.penalties[symbol]) for f in fams})
     row(gettext("Penalty: 2–9"), {f.id: (str(f.penalties["2"]) if len({f.penalties[str(v)] for v in range(2, 10)}) == 1
                                         else gettext("face value")) for f in fams})
+    shown_apart = ("decks", "jokers", "contracts", "hands", "hand_size", "joker_points")
     for name in OPTIONS:
-        if all(name in f.defaults for f in fams) and name not in ("decks", "jokers", "contracts"):
-            row(option_label(name), {f.id: option_value(name, f.defaults[name]) for f in fams}, silent=name)
+        if all(name in f.defaults for f in fams) and name not in shown_apart:
+            row(option_label(name), {f.id: option_value(name, f.defaults[name], f) for f in fams}, silent=name)
     tie = {"last_hand": gettext("lowest score in the last hand"), "replay": gettext("replay the last hand"),
            "shared": gettext("shared win")}
-    row(gettext("Tie-break"), {f.id: ", ".join(tie[s] for s in f.tie_break) for f in fams}, silent="tie_break")
+    row(gettext("Ties"), {f.id: ", ".join(tie[s] for s in f.tie_break) for f in fams}, silent="tie_break")
     side = {"left": gettext("left of the dealer"), "right": gettext("right of the dealer")}
     row(gettext("Who cuts"), {f.id: side[f.cut] for f in fams}, silent="cut")
     row(gettext("Who plays first"), {f.id: side[f.first_player] for f in fams}, silent="first_player")
-    row(gettext("First dealer"), {f.id: {"agreed": gettext("agreed by the table"),
+    row(gettext("First dealer"), {f.id: {"agreed": gettext("anyone the players choose"),
                                          "highest_card": gettext("highest card")}[f.first_dealer] for f in fams},
         silent="first_dealer")
     when = {"declined": gettext("when the player in turn declines the top discard"),
             "out_of_turn": gettext("any time out of turn; the player in turn has first option"),
             "stock_drawn": gettext("when the player in turn draws from the stock instead")}
     row(gettext("When a discard can be bought"), {f.id: when[f.buy_when] for f in fams})
-    row(gettext("Variants"), {f.id: ", ".join(gettext(v.name) for v in f.variants) for f in fams})
+    who = {"nearest": gettext("the caller nearest to the player in turn, clockwise"),
+           "turn_then_nearest": gettext("the player in turn; then the caller nearest in turn order"),
+           "turn_free_then_nearest": gettext("the player in turn, without a penalty card; then the caller nearest "
+                                             "in turn order")}
+    row(gettext("Who gets a discard several players want"), {f.id: who[f.buy_priority] for f in fams},
+        silent="buy_priority")
+    row(gettext("Variants"), {f.id: ", ".join(_variant_words(f, v) for v in f.variants) for f in fams})
     return rows
+
+
+def _hands_words(fam: Family) -> str:
+    default = fam.defaults["hands"]
+    others = [n for n in sorted(fam.hand_lists) if n != default]
+    if not others:
+        return str(default)
+    return gettext("%(n)s (variants: %(others)s)", n=default, others=", ".join(map(str, others)))
+
+
+def _variant_words(fam: Family, v: Any) -> str:
+    name = gettext(v.name)
+    if v.named_by:
+        return gettext("%(variant)s (named in the %(family)s document)", variant=name,
+                       family=FAMILIES[v.named_by].name)
+    return name + (" *" if not v.stated else "")
 
 
 def _span(low: int, high: int) -> str:

@@ -1,0 +1,144 @@
+"""What readers see: labels and words, never the API's option names or the contract notation, and one word for
+one thing in each language (the glossary in docs/i18n.md)."""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from referee import rulebook
+from referee.families import FAMILIES, OPTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = rulebook.LANGS
+
+# names a reader must never see: the options' and variants' API names and the option values that are words
+IDENTIFIERS = sorted({o.name for o in OPTIONS.values()} | {v.id for f in FAMILIES.values() for v in f.variants}
+                     | {str(c) for o in OPTIONS.values() for c in o.choices if isinstance(c, str)})
+WITH_UNDERSCORE = re.compile(r"\b(%s)\b" % "|".join(re.escape(i) for i in IDENTIFIERS if "_" in i))
+NOTATION = re.compile(r"\b[SR]\d{1,2}\b")  # the app's contract notation: S3, R4, R7
+COUNTED_MELDS = re.compile(  # "2 sets of 3", "1 escalera de 7", "1 Sequenz zu 7": counts are words, not figures
+    r"\b\d+[ \u00a0]+(sets?|runs?|grupos?|escaleras?|trincas?|sequências?|Buch|Bücher|Sequenz(en)?)\b", re.I)
+
+
+class Visible(HTMLParser):
+    """The text a reader sees (and hears: titles, labels), apart from the document's own score-sheet shorthand."""
+
+    SKIP = {"script", "style"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.code: list[str] = []
+        self.stack: list[tuple[str, bool]] = []
+
+    def _hidden(self) -> bool:
+        return any(skip for _, skip in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        void = tag in ("input", "br", "img", "meta", "link", "hr")
+        skip = tag in self.SKIP or "shorthand" in (a.get("class") or "").split()
+        if not self._hidden() and not skip:
+            self.text += [a[k] for k in ("title", "aria-label", "placeholder", "alt") if a.get(k)]
+        if not void:
+            self.stack.append((tag, skip))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if not self._hidden():
+            self.text.append(data)
+            if any(t == "code" for t, _ in self.stack):
+                self.code.append(data.strip())
+
+
+def visible(html: str) -> Visible:
+    v = Visible()
+    v.feed(html)
+    return v
+
+
+def pages(client, lang):
+    paths = [f"/rules/{f}" for f in FAMILIES] + ["/rules/compare", "/rules", "/new", "/referee/"]
+    paths += [f"/rules/search?q={q}" for q in ("joker", "comodín", "coringa", "buy", "compra", "Kauf", "hand", "10")]
+    for path in paths:
+        sep = "&" if "?" in path else "?"
+        r = client.get(f"{path}{sep}lang={lang}")
+        assert r.status_code == 200, path
+        yield path, visible(r.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_option_names_on_pages(client, lang):
+    for path, v in pages(client, lang):
+        text = " ".join(v.text)
+        assert not WITH_UNDERSCORE.search(text), (path, WITH_UNDERSCORE.search(text).group(0))
+        assert not set(v.code) & set(IDENTIFIERS), (path, set(v.code) & set(IDENTIFIERS))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_contract_notation_in_rules_text(client, lang):
+    for path, v in pages(client, lang):
+        if not path.startswith("/rules"):
+            continue  # the setup screen explains the notation its contracts field takes
+        text = "\n".join(v.text)  # one line per text node: a table cell's figure is not the next cell's count
+        for pattern in (NOTATION, COUNTED_MELDS):
+            found = pattern.search(text)
+            assert not found, (path, found and text[max(0, found.start() - 60):found.end() + 20])
+
+
+def test_the_tests_see_what_they_look_for():
+    v = visible('<p title="buy_limit">S3 S3 <code>joker_swap</code></p><span class="shorthand">R7</span>'
+                '<script>var x = "hand_size";</script>')
+    text = " ".join(v.text)
+    assert WITH_UNDERSCORE.search(text).group(0) == "buy_limit"
+    assert NOTATION.search(text).group(0) == "S3" and "R7" not in text and "hand_size" not in text
+    assert v.code == ["joker_swap"]
+    assert COUNTED_MELDS.search("in der letzten 1 Sequenz zu 7") and COUNTED_MELDS.search("1 escalera de 7")
+
+
+# ------------------------------------------------------------------------------ one word for one thing
+def glossary() -> dict[str, list[tuple[str, list[str]]]]:
+    """Per language: (the word used, [spellings not used]) from the tables of docs/i18n.md."""
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    lang = None
+    for line in (ROOT / "docs" / "i18n.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^## .*\((en|es|pt|de)\)\s*$", line)
+        if m:
+            lang = m.group(1)
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if lang and line.startswith("|") and len(cells) == 5 and not set(cells[0]) <= {"-", " "} \
+                and cells[0] != "concept":
+            avoided = [w.strip().strip("*") for w in cells[3].split(",") if w.strip() and w.strip() != "—"]
+            out.setdefault(lang, []).append((cells[2], avoided))
+    return out
+
+
+def catalog_text(lang: str) -> str:
+    if lang == "en":
+        return ""
+    with open(ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return "\n".join(m.string if isinstance(m.string, str) else "\n".join(m.string) for m in read_po(f) if m.id)
+
+
+def test_glossary_lists_every_language():
+    g = glossary()
+    assert set(g) == set(LANGS) and all(len(rows) >= 5 for rows in g.values())
+    assert sum(len(avoided) for rows in g.values() for _, avoided in rows) >= 8
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_spelling_for_one_term(client, lang):
+    seen = catalog_text(lang) + "\n".join(" ".join(v.text) for _, v in pages(client, lang))
+    for used, avoided in glossary()[lang]:
+        for word in avoided:
+            found = re.search(r"(?<!\w)%s(?!\w)" % re.escape(word), seen, re.I)
+            assert not found, f"{lang}: “{word}” is written “{used}” here (docs/i18n.md); found: " + \
+                seen[max(0, found.start() - 60):found.end() + 20]
