@@ -1,6 +1,7 @@
 # Two commands on a fresh machine with Python 3.11, make and git:
 #   make run    set up, then serve the app on http://127.0.0.1:5000 (HOST and PORT override)
-#   make test   set up, then run every test
+#   make test   set up, then lint and run every test
+#   make lint   ruff (style, import order) and mypy (strict on the engine, plain on the web layer)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -10,7 +11,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test bench loadtest setup translations clean
+.PHONY: run test lint bench loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -30,7 +31,12 @@ run: setup
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
-test: setup
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict referee --exclude '^referee/web/'
+	$(BIN)/mypy referee/web app.py
+
+test: setup lint
 	$(BIN)/python -m pytest
 
 bench: setup

@@ -12,8 +12,8 @@ import http.client
 import json
 import logging
 import statistics
-import tempfile
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -23,12 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus import hands  # noqa: E402
+from flask_migrate import upgrade  # noqa: E402
 from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
-from flask_migrate import upgrade  # noqa: E402
-
 from referee.web import create_app  # noqa: E402
 from referee.web.scoreboard import services  # noqa: E402
 

@@ -28,12 +28,12 @@ seconds of a server's time.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from bisect import bisect_right
 from itertools import combinations
 from operator import itemgetter
-from typing import Sequence
+from typing import Any, Sequence
 
 from .budget import Budget, OutOfBudget
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
@@ -71,17 +71,18 @@ class Arrangement:
 
 @dataclass(frozen=True)
 class _Candidate:
-    key: tuple  # orders equal contract melds, so each combination is tried once
+    key: tuple[Any, ...]  # orders equal contract melds, so each combination is tried once
     consumed: tuple[int, ...]  # natural card indices taken from the pool
     cost: int
-    shape: tuple  # ("run", suit index, first position, size, used positions) | ("set", rank index, wild count)
+    # ("run", suit index, first position, size, used positions) | ("set", rank index, wild count)
+    shape: tuple[Any, ...]
 
     @property
     def slots(self) -> tuple[Slot, ...]:
         if self.shape[0] == "set":
             _, r, wilds = self.shape
             symbol = Rank(r + 1).symbol
-            return tuple(Slot(NATURALS[i], symbol) for i in self.consumed) + (Slot(None, symbol),) * wilds
+            return tuple(Slot(NATURALS[i], symbol) for i in self.consumed) + (Slot(None, symbol),) * int(wilds)
         _, si, start, size, used = self.shape
         suit = SUIT_ORDER[si].value
         return tuple(Slot(NATURALS[_pos_index(p, si)] if p in used else None,
@@ -104,10 +105,10 @@ class _Search:
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
         self.duals = duals
         self.min_naturals = max(1, rules.set_min_naturals)
-        self.run_cache: dict[tuple, tuple[int, list[_Candidate], list[int]]] = {}
-        self.set_cache: dict[tuple, tuple[int, list[_Candidate], list[int]]] = {}
-        self.exact: dict[tuple, tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
-        self.at_least: dict[tuple, int] = {}  # state -> a cost its completions cannot go below
+        self.run_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
+        self.set_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
+        self.exact: dict[tuple[Any, ...], tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
+        self.at_least: dict[tuple[Any, ...], int] = {}  # state -> a cost its completions cannot go below
 
     # ---- candidates
     def _suit_runs(self, size: int, si: int, present: tuple[bool, ...], budget: int) -> list[_Candidate]:
@@ -120,7 +121,7 @@ class _Search:
             _, cands, costs = hit
             return cands[:bisect_right(costs, budget)]
         ace = self.rules.ace
-        out: dict[tuple, _Candidate] = {}
+        out: dict[tuple[Any, ...], _Candidate] = {}
         lo_all, hi_all = run_bounds(ace, False, False)
         for start in range(lo_all, hi_all - size + 2):
             stop = start + size
@@ -198,7 +199,7 @@ class _Search:
         return out
 
     # ---- the search
-    def _state(self, i: int, pool: list[int], floor: tuple) -> tuple:
+    def _state(self, i: int, pool: list[int], floor: tuple[Any, ...]) -> tuple[Any, ...]:
         if i < len(self.specs) and self.specs[i].kind == "set":
             # only ranks matter now: fold the suits, keeping wild-rank cards apart
             ranks = tuple(
@@ -221,7 +222,8 @@ class _Search:
                 break
         return total
 
-    def cheapest(self, i: int, pool: list[int], bound: int, floor: tuple = ()) -> tuple[int, list[_Candidate]] | None:
+    def cheapest(self, i: int, pool: list[int], bound: int,
+                 floor: tuple[Any, ...] = ()) -> tuple[int, list[_Candidate]] | None:
         """The cheapest way to make the melds from ``i`` on, if it costs less than ``bound`` (branch and bound:
         each way found lowers the bound for the rest)."""
         if i == len(self.specs):

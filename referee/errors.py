@@ -32,6 +32,7 @@ MESSAGES: dict[str, str] = {
     "option_count": N_("The house rule %(option)s takes at most %(maximum)s values."),
     "contract_too_large": N_("The contract %(text)s asks for %(cards)s cards; a contract can ask for at most "
                              "%(maximum)s."),
+    "contracts_missing": N_("Custom contracts: write your own contracts, one line per hand."),
     "option_ranks": N_("Wild cards are written as JK or ranks (A 2-10 J Q K)."),
     "bad_contract": N_("%(text)s is not a contract. Write melds like S3 S3 R4 (S: set, R: run, and their sizes)."),
     "bad_variants": N_("Variants are a list of names."),

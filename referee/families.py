@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar, cast
 
 from .cards import Card, Rank
 from .errors import RefereeError
@@ -365,31 +365,83 @@ def family(fid: Any) -> Family:
 
 # ------------------------------------------------------------------------------------------ resolved rules
 @dataclass(frozen=True)
+class HouseRules:
+    """The house-rule options one game is played by, typed (``OPTIONS`` describes each)."""
+
+    ace: str = "either"  # "either" | "low" | "high"
+    wild_ranks: tuple[str, ...] = ("JK",)
+    set_min_naturals: int = 1
+    run_max_wilds_per_4: int | None = None
+    second_wild_needs_fixed_position: bool = False
+    contract_extra_cards: bool = False
+    lay_off_same_turn: bool = False
+    joker_swap: bool = False
+    buy_limit: int | None = 3
+    stock_exhausted: str = "reshuffle"  # "reshuffle" | "end_hand"
+    hands: int = 7
+    decks: int | None = None
+    jokers: int | None = None
+    hand_size: int | None = None
+    first_hand_size: int | None = None
+    final_run: int | None = None
+    contracts: tuple[str, ...] | None = None
+    joker_points: int | None = None
+    wild_rank_points: int | None = None
+    exact_cut_bonus: int = 0
+    may_i: bool = False
+    shanghai_block: bool = False
+
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> "HouseRules":
+        """From checked option values (lists become tuples)."""
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+        return cls(**values)
+
+
+T = TypeVar("T")
+
+
+class _HouseRule(Generic[T]):
+    """``rules.ace`` reads ``rules.house.ace``: each option a typed attribute of the rules."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, rules: "Rules", owner: type) -> T:
+        return cast(T, getattr(rules.house, self.name))
+
+
+@dataclass(frozen=True)
 class Rules:
     """Everything one game is played by: a family with its variants, options and player count applied."""
 
     family: Family
     variants: tuple[str, ...]
-    options: dict[str, Any]
+    options: dict[str, Any]  # the options as chosen, in the API's JSON shape
     players: int
     decks: int
     jokers: int
     hands: tuple[HandSpec, ...]
+    house: HouseRules
 
-    def __post_init__(self) -> None:
-        # rules.ace, rules.buy_limit …: the options as plain attributes (read in every check)
-        for name, value in self.options.items():
-            if name not in ("decks", "jokers", "hands", "wild_ranks"):  # resolved into fields of their own
-                object.__setattr__(self, name, value)
-
-    def __getattr__(self, name: str) -> Any:
-        """Only reached for a name that is no option: tells type checkers the options are attributes."""
-        raise AttributeError(name)
+    # the options as plain attributes, read in every check (decks, jokers and hands are resolved above)
+    ace = _HouseRule[str]()
+    set_min_naturals = _HouseRule[int]()
+    run_max_wilds_per_4 = _HouseRule[int | None]()
+    second_wild_needs_fixed_position = _HouseRule[bool]()
+    contract_extra_cards = _HouseRule[bool]()
+    lay_off_same_turn = _HouseRule[bool]()
+    joker_swap = _HouseRule[bool]()
+    buy_limit = _HouseRule[int | None]()
+    stock_exhausted = _HouseRule[str]()
+    exact_cut_bonus = _HouseRule[int]()
+    may_i = _HouseRule[bool]()
+    shanghai_block = _HouseRule[bool]()
 
     @cached_property
     def wild_ranks(self) -> frozenset[Rank | None]:
         """The wild ranks; ``None`` stands for the joker."""
-        return frozenset(None if r == "JK" else Rank.parse(r) for r in self.options["wild_ranks"])
+        return frozenset(None if r == "JK" else Rank.parse(r) for r in self.house.wild_ranks)
 
     def is_wild(self, card: Card) -> bool:
         return card.rank in self.wild_ranks
@@ -405,10 +457,10 @@ class Rules:
     def rank_points(self, rank: Rank | None) -> int:
         """What a card of this rank (``None``: a joker) costs left in hand; suits never score."""
         if rank is None:
-            joker = self.options["joker_points"]
-            return int(joker) if joker is not None else self.family.penalties["JK"]
-        if rank in self.wild_ranks and self.options["wild_rank_points"] is not None:
-            return int(self.options["wild_rank_points"])
+            joker = self.house.joker_points
+            return joker if joker is not None else self.family.penalties["JK"]
+        if rank in self.wild_ranks and self.house.wild_rank_points is not None:
+            return self.house.wild_rank_points
         return self.family.penalties[rank.symbol]
 
     def can_hold(self, hand: int, buys: int = 0) -> int:
@@ -509,6 +561,7 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
         if asks and not chosen.get(asks):
             raise RulesError(f"{asks}_missing", f"options.{asks}", variant=vid)
     hands = []
+    plan: list[tuple[int, Contract, int | None]]
     if chosen.get("contracts"):
         plan = [(n, Contract.parse(c, no_discard=False), None) for n, c in enumerate(chosen["contracts"], 1)]
     else:
@@ -528,7 +581,8 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
         if i == 1 and chosen["first_hand_size"] is not None:
             deal = chosen["first_hand_size"]
         hands.append(HandSpec(i, n, contract, deal))
-    return Rules(fam, tuple(dict.fromkeys(variants)), chosen, players, decks, jokers, tuple(hands))
+    return Rules(fam, tuple(dict.fromkeys(variants)), chosen, players, decks, jokers, tuple(hands),
+                 HouseRules.of(chosen))
 
 
 def facts(fam: Family) -> dict[str, int]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Sequence
+from typing import Any, Sequence
 
 from .cards import Card, Rank, Suit
 from .families import Rules
@@ -185,7 +185,7 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
     suits = {c.suit for c in naturals}
     ranks = [int(c.rank) for c in naturals]  # type: ignore[arg-type]
     if len(suits) > 1:
-        names = [s.value for s in sorted(suits, key=lambda s: s.value)]
+        names = sorted(s.value for s in suits if s is not None)
         v.append(Violation("run_mixed_suits", index, {"suits": names}))
     elif len(set(ranks)) != len(ranks):
         dup = sorted((c for c, n in Counter(naturals).items() if n > 1), key=lambda c: c.sort_key)
@@ -273,10 +273,10 @@ def _wild_rules(layout: tuple[tuple[int, Card], ...], suit: Suit, rules: Rules, 
             wild_rule_breaks([_wild_at(p, c, suit) for p, c in layout], floating, rules)]
 
 
-def wild_rule_breaks(flags: Sequence[bool], floating: int, rules: Rules) -> list[tuple[str, dict]]:
+def wild_rule_breaks(flags: Sequence[bool], floating: int, rules: Rules) -> list[tuple[str, dict[str, Any]]]:
     """Which house rules on wild cards a run breaks, given which of its places (low to high) hold a wild card
     and how many of its end wild cards could as well sit at the other end."""
-    out: list[tuple[str, dict]] = []
+    out: list[tuple[str, dict[str, Any]]] = []
     limit = rules.run_max_wilds_per_4
     if limit is not None and any(sum(flags[i:i + 4]) > limit for i in range(len(flags) - 3)):
         out.append(("run_too_many_wilds", {"maximum": limit}))

@@ -26,7 +26,8 @@ CODES: dict[str, Code] = {
     "set_too_short": Code("rule-set", N_("A set needs at least %(minimum)s cards. Cards in this one: %(count)s.")),
     "set_mixed_ranks": Code("rule-set", N_("A set is cards of one rank; this one mixes %(ranks)s.")),
     "set_too_few_naturals": Code(
-        "rule-set-naturals", N_("A set needs at least %(minimum)s natural cards. Natural cards in this one: %(count)s.")),
+        "rule-set-naturals", N_("A set needs at least %(minimum)s natural cards. Natural cards in this one: "
+                                "%(count)s.")),
     "run_too_short": Code("rule-run", N_("A run needs at least %(minimum)s cards. Cards in this one: %(count)s.")),
     "run_mixed_suits": Code("rule-run", N_("A run is cards of one suit; this one mixes %(suits)s.")),
     "run_duplicate_rank": Code("rule-run", N_("A run holds each rank once. More than once here: %(cards)s.")),

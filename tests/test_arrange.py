@@ -2,11 +2,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.kit import cards, rules
 from referee.arrange import arrange, brute_force
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check
 from referee.families import resolve
+from tests.kit import cards, rules
 
 
 def shown(melds):
@@ -118,7 +118,6 @@ EXPLOSIVE = dict(options={"contracts": ["R13 R13 R13 R13"], "wild_ranks": ["JK",
 
 def test_a_spent_budget_says_it_could_not_decide():
     from referee.budget import Budget
-    from referee.cards import parse_cards
 
     r, cards = HARD
     small = arrange(r, 1, cards, Budget(steps=50, cpu_seconds=None))
@@ -130,7 +129,6 @@ def test_a_spent_budget_says_it_could_not_decide():
 
 def test_the_cpu_deadline_stops_a_search_on_a_slow_machine():
     from referee.budget import Budget
-    from referee.cards import parse_cards
 
     ticks = iter(range(10**9))
     clock = lambda: next(ticks) * 0.01  # noqa: E731 - every look at the clock: 10 ms more CPU time
@@ -158,9 +156,9 @@ def test_real_hands_stay_far_inside_the_budget():
 
 
 def test_the_explosive_request_is_bounded_and_says_so(client, monkeypatch):
-    from referee.cards import JOKER, NATURALS
-
     import random
+
+    from referee.cards import NATURALS
     rng = random.Random(2)
     pack = [str(c) for c in NATURALS for _ in range(4)] + ["JK"] * 7
     r = client.post("/api/v1/arrange", json={"ruleset": "liverpool", "hand": 1, "cards": rng.sample(pack, 18),

@@ -1,7 +1,7 @@
 import pytest
 
-from tests.kit import melds, rules
 from referee.contracts import check
+from tests.kit import melds, rules
 
 
 def verdict(family_rules, hand, text, cards_left=None):

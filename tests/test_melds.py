@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.kit import cards, rules
 from referee.melds import analyze
+from tests.kit import cards, rules
 
 
 def codes(text, r=None):

@@ -3,10 +3,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.kit import rules
 from referee.cards import JOKER, NATURALS
 from referee.contracts import check
 from referee.melds import analyze
+from tests.kit import rules
 
 any_card = st.sampled_from(list(NATURALS) + [JOKER])
 meld = st.lists(any_card, min_size=1, max_size=8)

@@ -1,9 +1,9 @@
 import pytest
 
-from tests.kit import cards, rules
 from referee.cards import Card
 from referee.scoring import penalty, possible_totals, standings
 from referee.table import TableError, buy, deal_order, layoff, swap
+from tests.kit import cards, rules
 
 SEATS = ["Ann", "Ben", "Cy", "Dee", "Eve"]
 

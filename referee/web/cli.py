@@ -17,8 +17,8 @@ def pybabel(*args: str) -> None:
 
 
 def extract() -> None:
-    pybabel("extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_", "-k", "_l", "--project", "rummy-companion", "--no-location",
-            "--sort-output", "-o", str(POT), str(ROOT))
+    pybabel("extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_", "-k", "_l", "--project", "rummy-companion",
+            "--no-location", "--sort-output", "-o", str(POT), str(ROOT))
 
 
 def update() -> None:

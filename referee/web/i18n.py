@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext
+from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
 
 from ..cards import Card, Rank, display, rank_display
 
@@ -22,14 +22,14 @@ babel = Babel()
 def select_locale() -> str:
     languages = current_app.config["LANGUAGES"]
     asked = request.args.get("lang")
-    if asked in languages:
+    if asked and asked in languages:
         g.set_lang_cookie = asked
         return asked
     body_lang = getattr(g, "body_lang", None)
-    if body_lang in languages:
-        return body_lang
+    if body_lang and body_lang in languages:
+        return str(body_lang)
     cookie = request.cookies.get(COOKIE)
-    if cookie in languages:
+    if cookie and cookie in languages:
         return cookie
     return request.accept_languages.best_match(languages) or "en"
 
@@ -63,7 +63,7 @@ def rank_letters(symbols: str) -> str:
 def card_text(card: Card | str) -> str:
     if isinstance(card, str):
         try:
-            card = Card.parse(card)
+            return display(Card.parse(card), lang())
         except ValueError:
             return card
     return display(card, lang())

@@ -71,7 +71,8 @@ class Hand(db.Model):  # type: ignore[name-defined]
     number: Mapped[int] = mapped_column(Integer)
     out_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the stock ran out
     cut_bonus: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # the exact-cut bonus given
-    replay: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the last hand replayed for a tie
+    # the last hand replayed for a tie
+    replay: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     game: Mapped[Game] = relationship(back_populates="hands")

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import threading
+
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 from tests.browser.browserkit import PHONE
+
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")

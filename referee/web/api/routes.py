@@ -18,12 +18,12 @@ from ... import contracts, scoring, table
 from ...cards import Card, CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, Family, Rules, facts, resolve
-from ...melds import Meld
 from ...i18n import N_
+from ...melds import Meld
 from ...verdicts import CODES, Violation
-from ..scoreboard import services
 from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
+from ..scoreboard import services
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

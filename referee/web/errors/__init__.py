@@ -62,6 +62,10 @@ WEB: dict[str, ErrorCode] = {
     "nothing_to_undo": ErrorCode(N_("There is nothing to undo."), 409),
     "undo_blocked": ErrorCode(N_("Undo the later hands first."), 409),
     "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
+    # an answer the referee could not work out in time (said with the answer, not as a refusal)
+    "search_exhausted": ErrorCode(
+        N_("Too many ways to try with these cards and house rules: this could not be worked out in the time one "
+           "answer may take. Lay out the melds you have in mind and check them instead."), 422),
     # the referee's forms
     "no_melds": ErrorCode(N_("Enter at least one meld.")),
     "no_hand_cards": ErrorCode(N_("Enter the cards in your hand.")),

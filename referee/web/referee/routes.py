@@ -24,8 +24,8 @@ from ... import contracts, table
 from ...cards import Card, CardError, parse_cards
 from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, Rules, resolve
-from ...melds import analyze
 from ...i18n import N_
+from ...melds import analyze
 from ...verdicts import CODES
 from ..errors import Refusal, error_text
 from ..forms import as_int, options_from_form
@@ -293,7 +293,8 @@ def page(mode: str) -> Response:
                    outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
                    chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
                    option_label=option_label, option_value=option_value,
-                   preset=_preset_query(form, values), gone_down=(values.get("gone_down") or "")[:300] if values else "")
+                   preset=_preset_query(form, values),
+                   gone_down=(values.get("gone_down") or "")[:300] if values else "")
     htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
     template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
     resp = make_response(render_template(template, **context), 422 if error and not htmx else 200)

@@ -1,4 +1,5 @@
-"""The home page, the rules reference (one page per family, the comparison, search) and the files served from the root."""
+"""The home page, the rules reference (one page per family, the comparison, search) and the files served from
+the root."""
 
 from .routes import bp
 

@@ -7,14 +7,14 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from babel import Locale
-from flask_babel import format_decimal, gettext, ngettext, pgettext
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
+from flask_babel import format_decimal, gettext, pgettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
-from ...i18n import N_
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
+from ...i18n import N_
 from ..i18n import lang, rank_letters
 
 bp = Blueprint("pages", __name__)
@@ -259,8 +259,9 @@ def comparison_rows() -> list[dict[str, Any]]:
         row(label, {f.id: str(f.penalties[symbol]) for f in fams})
     row(gettext("Penalty: 2–9"), {f.id: (str(f.penalties["2"]) if len({f.penalties[str(v)] for v in range(2, 10)}) == 1
                                         else gettext("face value")) for f in fams})
+    shown_apart = ("decks", "jokers", "contracts", "hands", "hand_size", "joker_points")
     for name in OPTIONS:
-        if all(name in f.defaults for f in fams) and name not in ("decks", "jokers", "contracts", "hands", "hand_size", "joker_points"):
+        if all(name in f.defaults for f in fams) and name not in shown_apart:
             row(option_label(name), {f.id: option_value(name, f.defaults[name], f) for f in fams}, silent=name)
     tie = {"last_hand": gettext("lowest score in the last hand"), "replay": gettext("replay the last hand"),
            "shared": gettext("shared win")}

@@ -15,19 +15,20 @@ import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from ...cards import Rank
 from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, resolve
-from ...scoring import Leftover
 from ...i18n import N_
+from ...scoring import Leftover
 from ...verdicts import CODES
-from . import services
-from ..errors import Refusal, status_of, error_text
+from ..errors import Refusal, error_text, status_of
 from ..forms import as_int, options_from_form
 from ..i18n import lang, message
-from ..rules.routes import contract_words, option_label, option_value
 from ..referee.routes import REFEREE_OPTIONS
+from ..rules.routes import contract_words, option_label, option_value
+from . import services
 
 bp = Blueprint("games", __name__)
 
@@ -61,14 +62,14 @@ def remembered() -> list[str]:
     return [t for t in tokens if isinstance(t, str)][:MAX_REMEMBERED] if isinstance(tokens, list) else []
 
 
-def remember(resp: Response, token: str) -> Response:
+def remember(resp: BaseResponse, token: str) -> BaseResponse:
     tokens = [token] + [t for t in remembered() if t != token]
     resp.set_cookie(MY_GAMES, json.dumps(tokens[:MAX_REMEMBERED]), max_age=400 * 24 * 3600, httponly=True,
                     samesite="Lax", secure=request.is_secure)
     return resp
 
 
-def forget(resp: Response, token: str) -> Response:
+def forget(resp: BaseResponse, token: str) -> BaseResponse:
     tokens = [t for t in remembered() if t != token]
     resp.set_cookie(MY_GAMES, json.dumps(tokens), max_age=400 * 24 * 3600, httponly=True, samesite="Lax",
                     secure=request.is_secure)
@@ -90,7 +91,7 @@ def mine() -> str:
 
 
 @bp.post("/games/forget")
-def forget_game() -> Response:
+def forget_game() -> BaseResponse:
     token = request.form.get("token", "")
     resp = redirect(url_for("games.mine"))
     return forget(resp, token)
@@ -210,7 +211,7 @@ def board_fragment(game: Any, can_edit: bool, token: str) -> str:
 
 
 @bp.get("/g/<token>")
-def play(token: str) -> Response:
+def play(token: str) -> BaseResponse:
     game, can_edit = load(token)
     ctx = board_context(game, can_edit, token)
     resp = make_response(render_template("games/game.html", **ctx))
@@ -288,7 +289,8 @@ def buy(token: str) -> Any:
         if request.form.get("action") == "remove":
             services.remove_buy(game, as_int(number) or -1, as_int(seat) or 0)
         else:
-            outcome = services.add_buy(game, as_int(number) or -1, as_int(seat) if as_int(seat) is not None else -1)
+            seat_n = as_int(seat)
+            outcome = services.add_buy(game, as_int(number) or -1, seat_n if seat_n is not None else -1)
             if not outcome.added:
                 flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
                       rule=CODES[outcome.reason].rule), "warning")
@@ -441,7 +443,7 @@ def import_game() -> Any:
 
 
 @bp.post("/g/<token>/delete")
-def delete(token: str) -> Response:
+def delete(token: str) -> BaseResponse:
     game = edit_only(token)
     services.delete_game(game)
     flash(gettext("The game was deleted."), "saved")

@@ -41,7 +41,7 @@ def new_token() -> str:
 
 
 # ------------------------------------------------------------------------------------------------ create
-def clean_names(names: list[Any], fam_id: str) -> list[str]:
+def clean_names(names: Any, fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refusal("bad_players", "players")
@@ -57,7 +57,7 @@ def clean_names(names: list[Any], fam_id: str) -> list[str]:
     return out
 
 
-def create_game(family: Any, variants: Any, options: Any, names: list[Any], first_dealer: int = 0,
+def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: int = 0,
                 via: str = "edit link") -> tuple[Game, str]:
     """A new game; returns it with its edit token (only its hash is stored)."""
     if not isinstance(family, str) or family not in FAMILIES:
@@ -130,7 +130,8 @@ class State:
 def state(game: Game) -> State:
     rules = rules_of(game)
     names = [p.name for p in game.players]
-    rows, replays = [], []
+    rows: list[HandRow] = []
+    replays: list[HandRow] = []
     for h in game.hands:
         pen = {names[r.seat]: r.score for r in h.results}
         (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
@@ -266,7 +267,7 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
     if not 0 <= seat < len(game.players):
         raise Refusal("unknown_player", "player", name=str(seat))
     _lock(game)
-    used = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
+    used: int = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
         Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
     limit = rules.buy_limit
     name = game.players[seat].name
@@ -324,6 +325,7 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
         raise Refusal("nothing_to_undo", None)
     _lock(game, expected_version)
     n, seat = change.hand_number, change.seat
+    assert n is not None  # every change that can be undone belongs to a hand
     if change.kind == "hand_recorded":
         hand = next(h for h in game.hands if h.number == n)
         if any(h.number > n for h in game.hands):
