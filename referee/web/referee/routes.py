@@ -29,7 +29,7 @@ from ...melds import analyze
 from ...verdicts import CODES
 from ..errors import Refusal, error_text
 from ..forms import as_int, options_from_form
-from ..i18n import _l, card_text, message
+from ..i18n import _l, card_text, message, rank_letters
 from ..rules.routes import contract_words, option_label, option_value
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -139,7 +139,7 @@ def _stands(stands: str) -> str:
     try:
         return card_text(Card.parse(stands))
     except CardError:
-        return gettext("a %(rank)s", rank=stands if stands != "?" else "?")
+        return gettext("a %(rank)s", rank=rank_letters(stands) if len(stands) == 1 and stands != "?" else stands)
 
 
 # ------------------------------------------------------------------------------------------- the rulings
@@ -191,7 +191,7 @@ def _need(stands: str) -> str:
     try:
         return card_text(Card.parse(stands))
     except CardError:
-        return gettext("a %(rank)s of any suit", rank=stands)
+        return gettext("a %(rank)s of any suit", rank=rank_letters(stands) if len(stands) == 1 else stands)
 
 
 def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
