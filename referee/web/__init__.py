@@ -76,7 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
-    from . import api, cli, i18n, referee, rules, scoreboard
+    from . import api, cli, groups, i18n, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
 
@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)  # the JSON API takes no cookies; its writes will need a bearer token
     app.register_blueprint(referee.bp)
     app.register_blueprint(scoreboard.bp)
+    app.register_blueprint(groups.bp)
     cli.init_app(app)
 
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)

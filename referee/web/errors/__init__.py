@@ -62,6 +62,15 @@ WEB: dict[str, ErrorCode] = {
     "nothing_to_undo": ErrorCode(N_("There is nothing to undo."), 409),
     "undo_blocked": ErrorCode(N_("Undo the later hands first."), 409),
     "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
+    # groups
+    "group_name_missing": ErrorCode(N_("The group needs a name."), 400),
+    "group_name_long": ErrorCode(N_("A group's name can be at most %(maximum)s characters.")),
+    "group_unauthorized": ErrorCode(
+        N_("This needs the group's link token: send it as Authorization: Bearer <token> (or \"group_token\")."), 401),
+    "group_forbidden": ErrorCode(N_("This is the group's view token: only its edit token starts a game in it."), 403),
+    "no_such_group": ErrorCode(N_("No group has this id and token."), 404),
+    "nothing_to_rematch": ErrorCode(N_("This group has no game to play again yet."), 409),
+    "bad_group_import": ErrorCode(N_("This is not a group exported from this app."), 400),
     # an answer the referee could not work out in time (said with the answer, not as a refusal)
     "search_exhausted": ErrorCode(
         N_("Too many ways to try with these cards and house rules: this could not be worked out in the time one "
