@@ -330,8 +330,13 @@ def player_chart(p: services.PlayerStats, st: services.Stats) -> dict[str, Any]:
              "label": gettext("%(date)s: %(average)s a hand", date=format_date(pt["game"].game.created_at, "short"),
                               average=decimal(pt["average"])) + (" · " + gettext("won") if pt["won"] else "")}
             for pt in p.series]
-    step = max(1, -(-n // 6))
-    xs = [{"x": x(i), "label": format_date(g.game.created_at, "d/M")} for i, g in enumerate(st.games) if i % step == 0]
+    evenings: list[dict[str, Any]] = []  # the first game of each evening, labelled with its date
+    for i, g in enumerate(st.games):
+        label = format_date(g.game.created_at, "d/M")
+        if not evenings or evenings[-1]["label"] != label:
+            evenings.append({"x": x(i), "label": label})
+    step = max(1, -(-len(evenings) // 6))
+    xs = evenings[::step]
     return {"width": width, "height": height, "dots": dots, "points": " ".join(f"{d['x']:.1f},{d['y']:.1f}"
                                                                               for d in dots),
             "ticks": [{"y": y(v), "label": v} for v in range(0, top + 1, tick)], "xs": xs, "left": pad_l,
