@@ -26,6 +26,7 @@ from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
 from ..forms import as_int, options_from_form
 from ..i18n import lang, message
+from ..picker import leftovers_text, typed_leftovers
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
@@ -240,7 +241,7 @@ def board(token: str) -> Response:
 def _entries(form: Any, n_players: int) -> dict[int, services.Entry]:
     entries = {}
     for seat in range(n_players):
-        raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
+        raw = typed_leftovers(form.get(f"cards_{seat}"), f"cards_{seat}")
         total_raw = (form.get(f"total_{seat}") or "").strip()
         total = as_int(total_raw)
         if total_raw and total is None:
@@ -362,7 +363,7 @@ def _hand_as_form(hand: Any) -> dict[str, str]:
         if r.cards is None:  # a typed total: shown as typed, before any cut bonus
             out[f"total_{r.seat}"] = str(r.penalty)
         else:
-            out[f"cards_{r.seat}"] = " ".join(r.cards)
+            out[f"cards_{r.seat}"] = leftovers_text(r.cards)
     return out
 
 
