@@ -199,3 +199,24 @@ def test_typed_in_german_without_javascript(browser, live_server):
     assert page.input_value("#cards") == " ".join(shown(HAND5_CARDS, "de"))
     shot(page, "picker-nojs-de")
     ctx.close()
+
+
+def test_the_pad_at_200_percent_text(browser, live_server):
+    """The phone's text size at 200%: the pad reflows in 390 px, every target at least 44 px, and a hand still
+    goes in one tap a card."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="pt-BR", bypass_csp=True)
+    page = ctx.new_page()
+    page.goto(f"{live_server}/referee/layoff?lang=pt")
+    page.add_style_tag(content="html { font-size: 200% !important; }")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.pad button, .pick-to')].map(b => {
+        const r = b.getBoundingClientRect(); return [b.textContent.trim(), r.width, r.height]; })""")
+    assert sizes and all(w >= 44 and h >= 44 for _, w, h in sizes), [s for s in sizes if s[1] < 44 or s[2] < 44]
+    taps = Taps(page)
+    taps.hand("♥ 5 6 7 8")
+    taps(".pick-target[data-name='cards'] .pick-to")
+    taps.hand("9")
+    assert page.input_value("#cards") == "9♥"
+    page.locator(".pad").scroll_into_view_if_needed()
+    shot(page, "picker-text-200-pt")
+    ctx.close()
