@@ -237,14 +237,14 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any, n_players: int) -> dict[int, services.Entry]:
+def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
     entries = {}
-    for seat in range(n_players):
+    for seat, name in enumerate(p.name for p in players):
         raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
         total_raw = (form.get(f"total_{seat}") or "").strip()
         total = as_int(total_raw)
         if total_raw and total is None:
-            raise Refusal("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
+            raise Refusal("impossible_total", f"total_{seat}", player=name, total=total_raw[:10])
         entries[seat] = services.entry(raw, total)
     return entries
 
@@ -263,7 +263,7 @@ def record(token: str) -> Any:
     game = edit_only(token)
     number = request.form.get("hand", "")
     try:
-        entries = _entries(request.form, len(game.players))
+        entries = _entries(request.form, game.players)
         out = _out_seat(request.form)
         hand = services.record_hand(game, as_int(number) or -1, out, entries,
                                  exact_cut=request.form.get("exact_cut") == "1")
@@ -344,7 +344,7 @@ def correct(token: str, number: int) -> Any:
         return render_template("games/correct.html", **ctx)
     version = request.form.get("version", "")
     try:
-        services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
+        services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, game.players),
                            as_int(version), exact_cut=request.form.get("exact_cut") == "1")
     except RefereeError as e:
         if e.code == "stale":
@@ -435,10 +435,10 @@ def import_game() -> Any:
     try:
         data = json.loads(text)
         game, edit = services.import_data(data)
+    except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
+        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
-    except RefereeError as e:
-        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     return remember(redirect(url_for("games.play", token=edit)), edit)
 
 
