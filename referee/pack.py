@@ -14,13 +14,14 @@ False
 True
 
 The search goes through the point values from the highest down, deciding at each how many of its cards each
-player takes. A player's count at one value is bounded below by what the lower values can still give in the
-cards they have left, and above by their total and their cards; the last value is forced. The players' state
-(total still wanted, cards still free) is all that matters, so players in the same state are one: each
-state that failed is remembered, sorted, and never searched again. Before a state is searched, the sums the
-remaining cards can make at most (each player's, and all players' together) must reach what is wanted. The
-work is bounded (``budget``); a search cut short answers ``None`` (not decided) and the caller must not refuse
-on it. ``brute_force`` is the slow oracle the property tests compare against.
+player takes: at least enough that the cheaper cards can still make the rest in the cards left, at most what
+the total and the cards allow; the two lowest values are decided at once (``last_two``). A player's state
+(total still wanted, cards still free) is all that matters, so players in the same state are one, and each
+state that failed is remembered and never searched again. A state is searched only if each total alone can
+be made from the remaining values (``fewest``, a bounded change-making table) and the best remaining cards
+reach all the totals together. The work is bounded (``budget``); a search cut short answers ``None`` (not
+decided) and the caller must not refuse on it. ``brute_force`` is the slow oracle the property tests compare
+against.
 """
 
 from __future__ import annotations
