@@ -26,6 +26,7 @@ from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
 from ..forms import options_from_form
 from ..i18n import lang, message
+from ..picker import leftovers_text, typed_leftovers
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
@@ -242,8 +243,11 @@ def board(token: str) -> Response:
 
 
 def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
+    """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
+    notation. A total that is not a number is refused naming the player."""
     names = [p.name for p in players]
-    return {seat: services.entry(cards, total) for seat, (cards, total) in form.leftovers(names).items()}
+    return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
+            for seat, (cards, total) in form.leftovers(names).items()}
 
 
 def _hand_number(form: Any) -> int:
@@ -365,7 +369,7 @@ def _hand_as_form(hand: Any) -> dict[str, str]:
         if r.cards is None:  # a typed total: shown as typed, before any cut bonus
             out[f"total_{r.seat}"] = str(r.penalty)
         else:
-            out[f"cards_{r.seat}"] = " ".join(r.cards)
+            out[f"cards_{r.seat}"] = leftovers_text(r.cards)
     return out
 
 
