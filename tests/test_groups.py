@@ -455,3 +455,9 @@ def test_the_migration_makes_the_models_tables(app):
     with app.app_context(), db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     assert [d for d in diff if "group" in repr(d)] == []
+
+
+@pytest.mark.parametrize("text, safe", [("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
+                                        ("\tx", "'\tx"), ("\rx", "'\rx"), ("Ann", "Ann"), ("a=b", "a=b"), (5, 5)])
+def test_csv_cells_that_look_like_formulas(text, safe):
+    assert services.cell(text) == safe
