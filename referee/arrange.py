@@ -38,9 +38,9 @@ from typing import Any, Sequence
 from .budget import Budget, OutOfBudget
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
-from .families import MeldSpec, Rules
+from .families import Contract, MeldSpec, Rules
 from .melds import HIGH_ACE, LOW_ACE, analyze, end_spreads, run_bounds, wild_rule_breaks
-from .verdicts import Violation
+from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
 MAX_CARDS = 18  # a dealt hand of 12, a draw and a few buys
@@ -63,6 +63,9 @@ class Arrangement:
     needs: list[str] = field(default_factory=list)  # what the missing cards would stand for
     violations: list[Violation] = field(default_factory=list)  # input that cannot be a hand (too many copies)
     exhausted: bool = False  # the budget ran out: possible is None, or (when False) how near is not known
+    kinds: list[str] = field(default_factory=list)  # what each meld is ("set" | "run"), as the contract needs it
+    needs_natural: list[str] = field(default_factory=list)  # those of ``needs`` that a wild card would not do for
+    rules: list[str] = field(default_factory=list)  # the rule anchors the answer rests on
 
     @property
     def decided(self) -> bool:
@@ -268,7 +271,46 @@ class _Search:
 def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | None = None) -> Arrangement:
     """One arrangement that makes the contract, or how near the cards came; within ``budget`` (a fresh default
     budget when none is given), after which the answer says it could not decide."""
-    budget = budget or Budget()
+    result = _arrange(rules, hand, cards, budget or Budget())
+    result.rules = arrangement_rules(rules, rules.hand(hand).contract, result)
+    return result
+
+
+def arrangement_rules(rules: Rules, contract: Contract, a: Arrangement) -> list[str]:
+    """The rules an answer to "can I go down?" rests on: the contract, its melds' kinds, and the house rules on
+    wild cards that the melds were held to."""
+    why = ["rule-contract"]
+    if contract.no_discard:
+        why.append("rule-final-hand")
+    kinds = {m.kind for m in contract.melds}
+    why += [f"rule-{k}" for k in ("set", "run") if k in kinds]
+    wilds_used = any(rules.is_wild(c) for m in a.melds for c in m)
+    if wilds_used or not a.possible:
+        if "set" in kinds and rules.set_min_naturals > 1:
+            why.append("rule-set-naturals")
+        if "run" in kinds and rules.run_max_wilds_per_4 is not None:
+            why.append("rule-run-wilds")
+        if rules.second_wild_needs_fixed_position:
+            why.append("rule-second-wild")
+    if a.possible and any(len(m) > spec.size for m, spec in zip(a.melds, _by_kind(contract, a.kinds))):
+        why.append("rule-going-down")
+    return cite(a.violations, why)
+
+
+def _by_kind(contract: Contract, kinds: list[str]) -> list[MeldSpec]:
+    """The contract's melds in the order of ``kinds`` (largest first within a kind)."""
+    left = sorted(contract.melds, key=lambda m: -m.size)
+    out = []
+    for k in kinds:
+        spec = next((m for m in left if m.kind == k), None)
+        if spec is None:
+            return []
+        left.remove(spec)
+        out.append(spec)
+    return out
+
+
+def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> Arrangement:
     spec = rules.hand(hand)
     cards = list(cards)
     bad = copies_violations([cards], rules)
@@ -333,6 +375,7 @@ def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals
     spare_iter = iter(spare)
     melds: list[list[Card]] = []
     needs: list[str] = []
+    kinds = [str(cand.shape[0]) for cand in found]
     for cand in found:
         meld: list[Card] = []
         for slot in cand.slots:
@@ -347,26 +390,27 @@ def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals
         melds.append(meld)
     unused = list(left.elements()) + list(spare_iter)
     if missing:
-        return Arrangement(False, melds, unused, missing, needs)
+        return Arrangement(False, melds, unused, missing, needs, kinds=kinds)
     if rules.contract_extra_cards:
         try:
-            melds = _extend(melds, unused, rules, budget)
+            melds = _extend(melds, kinds, unused, rules, budget)
         except OutOfBudget:  # the melds found make the contract; only the longer ones were cut short
             pass
-    return Arrangement(True, melds, unused, 0, [])
+    return Arrangement(True, melds, unused, 0, [], kinds=kinds)
 
 
-def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules, budget: Budget) -> list[list[Card]]:
+def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules: Rules,
+            budget: Budget) -> list[list[Card]]:
     """Where the contract melds may be longer, add the leftover cards that fit them (fewer cards left in hand)."""
     changed = True
     while changed and unused:
         changed = False
         for card in list(unused):
             for i, meld in enumerate(melds):
-                kind = analyze(meld, rules).kind
+                kind = kinds[i]
                 for trial in ([card] + meld, meld + [card]):
                     budget.spend(8)  # a meld reading costs about as much as eight search steps
-                    reading = analyze(trial, rules)
+                    reading = analyze(trial, rules, kind=kind)
                     if reading.valid and reading.kind == kind:
                         melds[i] = trial
                         unused.remove(card)
@@ -387,13 +431,13 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
     spec = rules.hand(hand)
     specs = sorted(spec.contract.melds, key=lambda m: (m.kind != "run", -m.size))
     cards = sorted(cards, key=lambda c: c.sort_key)
-    memo: dict[tuple[Card, ...], str | None] = {}
+    memo: dict[tuple[tuple[Card, ...], str], bool] = {}
 
-    def kind_of(meld: tuple[Card, ...]) -> str | None:
-        if meld not in memo:
-            reading = analyze(meld, rules)
-            memo[meld] = reading.kind if reading.valid else None
-        return memo[meld]
+    def makes(meld: tuple[Card, ...], kind: str) -> bool:
+        if (meld, kind) not in memo:
+            reading = analyze(meld, rules, kind=kind)
+            memo[(meld, kind)] = reading.valid and reading.kind == kind
+        return memo[(meld, kind)]
 
     def go(i: int, left: list[Card]) -> list[list[Card]] | None:
         if i == len(specs):
@@ -404,7 +448,7 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
             if meld in seen:
                 continue
             seen.add(meld)
-            if kind_of(meld) != specs[i].kind:
+            if not makes(meld, specs[i].kind):
                 continue
             rest = go(i + 1, [c for j, c in enumerate(left) if j not in idx])
             if rest is not None:

@@ -108,7 +108,7 @@ def _hard():  # within every option's range, and a few thousand steps of search
     from referee.cards import parse_cards
 
     r = resolve("liverpool", [], {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4,
-                                  "jokers": 8})
+                                  "jokers": 8, "second_wild_needs_fixed_position": False})
     return r, parse_cards("JS 3S QD AS KS 5C QS 8S JK 4D 9C 2C 3S 5C 8D 2H KH KH")
 
 
@@ -170,7 +170,8 @@ def test_the_explosive_request_is_bounded_and_says_so(client, monkeypatch):
                                                  "options": {option: value}})
         assert r.status_code == 400 and r.json["error"]["field"] == f"options.{option}", option
     body = {"ruleset": "liverpool", "hand": 1, "cards": " ".join(str(c) for c in HARD[1]),
-            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8},
+            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8,
+                        "second_wild_needs_fixed_position": False},
             "lang": "de"}
     r = client.post("/api/v1/arrange", json=body)
     assert r.status_code == 200 and r.json["decided"] and r.json["note"] is None
