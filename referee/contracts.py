@@ -69,7 +69,8 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     return Verdict(not violations, contract, readings, violations, check_rules(rules, contract, readings, violations))
 
 
-def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld], violations: Sequence[Violation]) -> list[str]:
+def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld],
+                violations: Sequence[Violation]) -> list[str]:
     """The rules a contract verdict rests on: what is wrong first, then the contract, the melds' kinds and the
     house rules on wild cards and extra cards that the melds were held to."""
     why = ["rule-contract"]

@@ -13,7 +13,7 @@ from typing import Sequence
 from .cards import Card, Suit
 from .errors import RefereeError
 from .families import Rules, check_players
-from .melds import HIGH_ACE, LOW_ACE, Meld, wild_at, analyze, meld_rules, position_card, readings, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, meld_rules, position_card, readings, wild_at, wild_rule_breaks
 from .verdicts import CODES, Violation, cite
 
 

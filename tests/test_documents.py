@@ -6,7 +6,7 @@ from referee.arrange import arrange
 from referee.cards import Card
 from referee.contracts import check
 from referee.families import FAMILIES, RulesError, resolve
-from referee.table import TableError, buy, layoff, swap
+from referee.table import buy, layoff, swap
 from tests.kit import cards, melds, resolve_cited, rules
 
 
