@@ -156,3 +156,52 @@ class TestEveryAnswerCitesItsRule:
         assert v["code"] == "contract_mismatch"
         assert v["message"] == "El contrato de esta mano es dos grupos de 3; las combinaciones forman un grupo de 3."
         assert "S3" not in v["message"]
+
+
+class TestHowManyCardsShort:
+    """000: "Un grupo debe contener al menos dos cartas naturales (no comodín)". A set of one natural card and a
+    joker is short of a natural card, not of a joker: one more seven (or queen, or king) makes hand 1."""
+
+    def test_one_more_natural_card(self, client):
+        a = arrange(rules(), 1, cards("7H JK JK 9H 9D 9S 2C 4S KD QH"))
+        assert not a.possible and a.missing == 1 and a.needs == a.needs_natural and len(a.needs) == 1
+        assert a.needs[0] in ("7", "K", "Q")
+        r = post(client, "arrange", {"ruleset": "liverpool", "hand": 1, "cards": "7H JK JK 9H 9D 9S 2C 4S KD QH"})
+        assert r.json["missing"] == 1 and r.json["needs_natural"] == r.json["needs"]
+        resolve_cited(client, r.json["rules"])
+
+    def test_the_page_says_a_wild_card_would_not_do(self, client):
+        import re
+
+        html = client.get("/referee/arrange").get_data(as_text=True)
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
+        data = {"family": "liverpool", "hand": "1", "cards": "7H JK JK 9H 9D 9S 2C 4S KD QH"}
+        if token:
+            data["csrf_token"] = token.group(1)
+        page = client.post("/referee/arrange", data=data).get_data(as_text=True)
+        assert "Natural cards a wild card would not do for" in page and "rules-cited" in page
+
+
+class TestTheFinalHand:
+    """002: "Ronda 7 (repartir 12): Tres escaleras de 4, no se permite descarte final (se sale poniendo toda la
+    mano sobre la mesa)"; 003: "Tres escaleras de 4: todas las cartas a la vez, sin descarte"."""
+
+    HAND = "3h 4h 5h 6h 7h 9s 10s js qs 2d 3d 4d 5d"  # twelve dealt and one drawn
+
+    @pytest.mark.parametrize("family", ["progressive", "contract"])
+    def test_every_card_goes_down(self, client, family):
+        r = rules(family, players=4)
+        a = arrange(r, 7, cards(self.HAND))
+        assert a.possible and a.unused == [] and sorted(len(m) for m in a.melds) == [4, 4, 5]
+        assert check(r, 7, a.melds, cards_left=0).valid  # a run of 5, though contract_extra_cards is false
+        body = {"ruleset": family, "hand": 7, "cards": self.HAND}
+        j = post(client, "arrange", body).json
+        assert j["possible"] and j["cards_left"] == 0
+        assert post(client, "check", {"ruleset": family, "hand": 7, "melds": j["melds"], "cards_left": 0}).json["valid"]
+
+    def test_a_card_no_run_can_take(self):
+        a = arrange(rules("progressive"), 7, cards("3h 4h 5h 6h 3s 4s 5s 6s 3d 4d 5d 6d 9h"))
+        assert not a.possible and a.missing == 2 and sorted(a.needs) == ["7H", "8H"]
+
+    def test_still_exact_melds_before_the_final_hand(self):
+        assert not check(rules("progressive"), 6, melds("7h 7d 7s | 3h 4h 5h 6h 7h | 9s 10s js qs")).valid
