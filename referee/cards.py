@@ -164,26 +164,3 @@ def parse_cards(text: str | list[str]) -> list[Card]:
     if not isinstance(tokens, list):
         raise CardError(repr(text))
     return [Card.parse(t) for t in tokens]
-
-
-# Rank letters as the source documents write them (es J Q K A, pt V D R A, de B D K A).
-LOCAL_RANK_LETTERS: dict[str, dict[Rank, str]] = {
-    "en": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
-    "es": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
-    "pt": {Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},
-    "de": {Rank.ACE: "A", Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"},
-}
-LOCAL_JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
-
-
-def rank_display(rank: Rank, lang: str = "en") -> str:
-    letters = LOCAL_RANK_LETTERS.get(lang, LOCAL_RANK_LETTERS["en"])
-    return letters.get(rank, rank.symbol)
-
-
-def display(card: Card, lang: str = "en") -> str:
-    """A card for people: localized rank letter and a suit symbol (``10♥``, pt ``V♣``)."""
-    if card.rank is None:
-        return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"])
-    assert card.suit is not None
-    return rank_display(card.rank, lang) + card.suit.symbol

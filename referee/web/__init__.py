@@ -11,6 +11,8 @@ from flask import Flask, request
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
+from ..i18n import LANGUAGES
+
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 migrate = Migrate()
@@ -53,7 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         BABEL_DEFAULT_LOCALE="en",
-        LANGUAGES=("en", "es", "pt", "de"),
+        LANGUAGES=LANGUAGES,
         JSON_SORT_KEYS=False,
         # A phone keeps a game open all evening: a form token lives as long as the browser's session, not an
         # hour. Over HTTPS Flask-WTF would also demand a Referer from this host, which no browser sends under
@@ -76,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
 
-    from . import api, cli, i18n, referee, rules, scoreboard
+    from . import api, assets, cli, i18n, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
 
@@ -84,6 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    assets.init_app(app)
     app.register_blueprint(handlers.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(api.bp)

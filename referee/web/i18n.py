@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
+from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext, pgettext
 
-from ..cards import Card, Rank, display, rank_display
+from ..cards import Card, Rank
 
 COOKIE = "lang"
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "de": "Deutsch"}
 
 babel = Babel()
 
@@ -51,22 +51,47 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def inject() -> dict[str, Any]:
-        return {"lang": lang(), "language_names": LANGUAGE_NAMES, "card_text": card_text,
+        return {"lang": lang(), "language_names": language_names(), "card_text": card_text,
                 "number": format_decimal, "rank_letters": rank_letters}
+
+
+def language_names() -> dict[str, str]:
+    """Each of the app's languages by its own name, for the language menu ("Español", "Deutsch")."""
+    names = {}
+    for code in current_app.config["LANGUAGES"]:
+        name = Locale.parse(code).get_display_name(code) or code
+        names[code] = name[:1].upper() + name[1:]
+    return names
+
+
+def rank_text(rank: Rank) -> str:
+    """A rank's letter as the reader's language writes it, from the catalogs (the source documents write
+    es J Q K A, pt V D R A, de B D K A); number ranks are figures in every language."""
+    letters = {Rank.ACE: pgettext("card rank", "A"), Rank.JACK: pgettext("card rank", "J"),
+               Rank.QUEEN: pgettext("card rank", "Q"), Rank.KING: pgettext("card rank", "K")}
+    return letters.get(rank, rank.symbol)
 
 
 def rank_letters(symbols: str) -> str:
     """Rank letters as the reader's language writes them (pt ``R D V`` for ``K Q J``)."""
-    return " ".join(rank_display(Rank.parse(s), lang()) for s in symbols)
+    return " ".join(rank_text(Rank.parse(s)) for s in symbols)
+
+
+def display(card: Card) -> str:
+    """A card for people: the rank's letter in the reader's language and a suit symbol (``10♥``, pt ``V♣``)."""
+    if card.rank is None:
+        return gettext("Joker")
+    assert card.suit is not None
+    return rank_text(card.rank) + card.suit.symbol
 
 
 def card_text(card: Card | str) -> str:
     if isinstance(card, str):
         try:
-            return display(Card.parse(card), lang())
+            return display(Card.parse(card))
         except ValueError:
             return card
-    return display(card, lang())
+    return display(card)
 
 
 def message(code: str, params: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from ...melds import Meld
 from ...verdicts import CODES, Violation
 from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
+from ..rules.routes import rule_url as rules_page_url
 from ..scoreboard import services
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -115,7 +116,7 @@ def _resolved(key: str) -> Rules:
 
 # ------------------------------------------------------------------------------------------------ output
 def rule_url(rules: Rules, anchor: str) -> str:
-    return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
+    return rules_page_url(rules.family.id, anchor, lang=lang())
 
 
 def violation_json(rules: Rules, v: Violation) -> dict[str, Any]:
