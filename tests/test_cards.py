@@ -1,8 +1,6 @@
 import pytest
 
-from referee.cards import JOKER, Card, CardError, Rank, Suit, parse_cards
-from referee.web import create_app
-from referee.web.i18n import card_text
+from referee.cards import JOKER, Card, CardError, Rank, Suit, display, parse_cards
 
 
 class TestParse:
@@ -42,7 +40,4 @@ class TestDisplay:
         ("JK", "es", "Comodín"), ("JK", "pt", "Coringa"),
     ])
     def test_local_letters(self, text, lang, shown):
-        # the engine writes cards in its notation; the web layer shows them in the reader's language
-        app = create_app({"TESTING": True, "SECRET_KEY": "test"})
-        with app.test_request_context(f"/?lang={lang}"):
-            assert card_text(Card.parse(text)) == shown
+        assert display(Card.parse(text), lang) == shown

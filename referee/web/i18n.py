@@ -10,9 +10,9 @@ from typing import Any
 
 from babel import Locale
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext, pgettext
+from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
 
-from ..cards import Card, Rank
+from ..cards import Card, Rank, display, rank_display
 
 COOKIE = "lang"
 
@@ -52,7 +52,8 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": language_names(), "card_text": card_text,
-                "number": format_decimal, "rank_letters": rank_letters}
+                "number": format_decimal, "rank_letters": rank_letters, "card_notation": card_notation,
+                "card_facts": card_facts}
 
 
 def language_names() -> dict[str, str]:
@@ -64,34 +65,32 @@ def language_names() -> dict[str, str]:
     return names
 
 
-def rank_text(rank: Rank) -> str:
-    """A rank's letter as the reader's language writes it, from the catalogs (the source documents write
-    es J Q K A, pt V D R A, de B D K A); number ranks are figures in every language."""
-    letters = {Rank.ACE: pgettext("card rank", "A"), Rank.JACK: pgettext("card rank", "J"),
-               Rank.QUEEN: pgettext("card rank", "Q"), Rank.KING: pgettext("card rank", "K")}
-    return letters.get(rank, rank.symbol)
+def card_notation() -> dict[str, Any]:
+    """How the reader's language writes cards, for the card picker (``picker.notation``)."""
+    from .picker import notation
+
+    return notation()
+
+
+def card_facts(rules: Any, hand: int | None = None, ranks_only: bool = False) -> dict[str, Any]:
+    """The pack and the deal the card picker checks against (``picker.facts``)."""
+    from .picker import facts
+
+    return facts(rules, hand, ranks_only)
 
 
 def rank_letters(symbols: str) -> str:
     """Rank letters as the reader's language writes them (pt ``R D V`` for ``K Q J``)."""
-    return " ".join(rank_text(Rank.parse(s)) for s in symbols)
-
-
-def display(card: Card) -> str:
-    """A card for people: the rank's letter in the reader's language and a suit symbol (``10♥``, pt ``V♣``)."""
-    if card.rank is None:
-        return gettext("Joker")
-    assert card.suit is not None
-    return rank_text(card.rank) + card.suit.symbol
+    return " ".join(rank_display(Rank.parse(s), lang()) for s in symbols)
 
 
 def card_text(card: Card | str) -> str:
     if isinstance(card, str):
         try:
-            return display(Card.parse(card))
+            return display(Card.parse(card), lang())
         except ValueError:
             return card
-    return display(card)
+    return display(card, lang())
 
 
 def message(code: str, params: dict[str, Any]) -> str:
