@@ -23,11 +23,11 @@ from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, REFEREE, Rules, options_on, resolve
 from ...i18n import N_
 from ...melds import analyze
-from ...verdicts import CODES
 from .. import options as house
 from ..errors import Refusal, error_text
-from ..i18n import card_text, message, rank_letters
+from ..i18n import card_text, lang, message, rank_letters
 from ..picker import cards_text, facts, typed_cards
+from ..rules.routes import rule_title, rule_url
 from ..words import contract_words, option_label, option_value
 from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, SwapForm, TableForm, as_int
 
@@ -52,7 +52,7 @@ class Outcome:
     melds: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
-    rule: str | None = None  # the rule a ruling rests on (its anchor), when it is not a list of problems
+    rules: list[dict[str, str]] = field(default_factory=list)  # the rules the ruling rests on: title and link
 
 
 def _cards(text: str, field_name: str) -> list[Card]:
@@ -76,6 +76,12 @@ def _rules(form: TableForm, values: Any) -> Rules:
 
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
     return {"text": message(v.code, v.params), "rule": v.rule, "meld": "" if v.meld is None else str(v.meld + 1)}
+
+
+def _cited(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
+    """The rules a ruling rests on, as the verdict shows them: the rule's heading, linked in the reader's language."""
+    return [{"rule": a, "title": rule_title(rules.family.id, a), "href": rule_url(rules.family.id, a, lang=lang())}
+            for a in anchors]
 
 
 def _meld_view(reading: Any) -> dict[str, Any]:
@@ -103,7 +109,7 @@ def rule_check(rules: Rules, form: CheckForm) -> Outcome:
     return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
                    [gettext("Contract for hand %(hand)s: %(contract)s", hand=form.hand.data or 1,
                             contract=contract_words(verdict.contract))],
-                   [_problem(rules, v) for v in verdict.violations])
+                   [_problem(rules, v) for v in verdict.violations], _cited(rules, verdict.rules))
 
 
 def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
@@ -114,7 +120,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
         raise Refusal("too_many", "cards", maximum=arrange_mod.MAX_CARDS)
     hand = form.hand.data or 1
     result = arrange_mod.arrange(rules, hand, cards)
-    readings = [analyze(m, rules) for m in result.melds]
+    readings = [analyze(m, rules, kind=k) for m, k in zip(result.melds, result.kinds)]
     lines = [gettext("Contract for hand %(hand)s: %(contract)s", hand=hand,
                      contract=contract_words(rules.hand(hand).contract))]
     if result.possible is None:
@@ -131,11 +137,21 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
         head = gettext("No: no number of extra cards would make this contract from these cards.")
     else:
         head = ngettext("No: you are %(num)s card short.", "No: you are %(num)s cards short.", result.missing)
-        needs = [_need(n) for n in result.needs]
-        lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
-                             needs=", ".join(needs)))
+        natural = list(result.needs_natural)
+        either = []
+        for n in result.needs:
+            if n in natural:
+                natural.remove(n)
+            else:
+                either.append(n)
+        if either:
+            lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
+                                 needs=", ".join(_need(n) for n in either)))
+        if result.needs_natural:
+            lines.append(gettext("Natural cards a wild card would not do for: %(needs)s",
+                                 needs=", ".join(_need(n) for n in result.needs_natural)))
     return Outcome(bool(result.possible), head, [_meld_view(r) for r in readings] if result.possible or result.melds
-                   else [], lines, [_problem(rules, v) for v in result.violations])
+                   else [], lines, [_problem(rules, v) for v in result.violations], _cited(rules, result.rules))
 
 
 def _need(stands: str) -> str:
@@ -159,7 +175,7 @@ def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
     head = gettext("Yes: you may lay off.") if ruling.valid else gettext("No.")
     lines = [gettext("%(card)s goes %(where)s.", card=card_text(c), where=ends[w]) for c, w in ruling.placed]
     return Outcome(ruling.valid, head, [_meld_view(ruling.meld)], lines,
-                   [_problem(rules, v) for v in ruling.violations])
+                   [_problem(rules, v) for v in ruling.violations], _cited(rules, ruling.rules))
 
 
 def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
@@ -174,7 +190,8 @@ def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
     head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
     lines = [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a)) for c, a in ruling.represents]
     melds = [_meld_view(ruling.meld)] if ruling.valid and ruling.meld is not None else []
-    return Outcome(ruling.valid, head, melds, lines, [_problem(rules, v) for v in ruling.violations])
+    return Outcome(ruling.valid, head, melds, lines, [_problem(rules, v) for v in ruling.violations],
+                   _cited(rules, ruling.rules))
 
 
 def _names(text: str) -> list[str]:
@@ -199,8 +216,7 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
     lines = [message(ruling.reason, ruling.params)]
     left = [gettext("%(player)s: %(n)s", player=p, n=("∞" if n is None else n)) for p, n in ruling.buys_left.items()]
     lines.append(gettext("Buys left this hand: %(list)s", list=", ".join(left)))
-    rule = CODES[ruling.reason].rule
-    return Outcome(ruling.winner is not None, head, [], lines, rule=rule)
+    return Outcome(ruling.winner is not None, head, [], lines, rules=_cited(rules, ruling.rules))
 
 
 RULINGS = {"check": rule_check, "arrange": rule_arrange, "layoff": rule_layoff, "swap": rule_swap,

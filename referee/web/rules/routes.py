@@ -27,6 +27,16 @@ def rule_url(family: str, anchor: str, **query: Any) -> str:
     return url_for("pages.rules_page", family=family, **query) + "#" + anchor
 
 
+@lru_cache(maxsize=None)
+def _rule_titles(family: str, language: str) -> dict[str, str]:
+    return {h.anchor: h.title for h in rulebook.headings(rulebook.source(family, language))}
+
+
+def rule_title(family: str, anchor: str) -> str:
+    """The heading of a rule on the family's page, in the reader's language."""
+    return _rule_titles(family, lang()).get(anchor, anchor)
+
+
 @bp.record_once
 def _rule_links(state: Any) -> None:
     state.app.jinja_env.globals["rule_url"] = rule_url  # a global: macros imported without context see it
