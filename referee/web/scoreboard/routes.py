@@ -265,8 +265,9 @@ def record(token: str) -> Any:
     try:
         entries = _entries(request.form, len(game.players))
         out = _out_seat(request.form)
-        hand = services.record_hand(game, as_int(number) or -1, out, entries,
-                                 exact_cut=request.form.get("exact_cut") == "1")
+        saved = services.record_hand(game, as_int(number) or -1, out, entries,
+                                    exact_cut=request.form.get("exact_cut") == "1",
+                                    expected_version=_form_version(request.form))
     except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -274,9 +275,8 @@ def record(token: str) -> Any:
         ctx = board_context(game, True, token)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
         return render_template("games/game.html", **ctx), status_of(e)
-    names = [p.name for p in game.players]
-    flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
-        f"{names[r.seat]} +{r.score}" for r in hand.results)), "saved")
+    flash(gettext("Hand %(hand)s saved: %(list)s", hand=saved.number, list=", ".join(
+        f"{name} +{score}" for name, score in saved.scores.items())), "saved")
     return redirect(url_for("games.play", token=token))
 
 
@@ -304,10 +304,18 @@ def down(token: str) -> Any:
     game = edit_only(token)
     seat, number = request.form.get("seat", ""), request.form.get("hand", "")
     seat_n, hand_n = as_int(seat), as_int(number)
-    if seat_n is not None and 0 <= seat_n < len(game.players) and hand_n is not None:
-        if services.state(game).current == hand_n:
-            services.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
+    if seat_n is not None and hand_n is not None:  # the hand being played only (checked under the game's lock)
+        services.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
     return _back(token)
+
+
+def _form_version(form: Any) -> int | None:
+    """The version of the game a form was drawn from (None if it sends none; a garbled one never matches)."""
+    raw = form.get("version", "")
+    if not raw:
+        return None
+    number = as_int(raw)
+    return number if number is not None and number > 0 else -1
 
 
 def _back(token: str) -> Any:
@@ -322,10 +330,9 @@ def _back(token: str) -> Any:
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Any:
     game = edit_only(token)
-    version = request.form.get("version", "")
     try:
-        change = services.undo(game, as_int(version))
-        flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
+        change = services.undo(game, _form_version(request.form))
+        flash(gettext("Undone: %(what)s", what=change_text(change, change.names)), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
     return redirect(url_for("games.play", token=token))
@@ -342,10 +349,9 @@ def correct(token: str, number: int) -> Any:
     if request.method == "GET":
         ctx["entered"] = _hand_as_form(hand)
         return render_template("games/correct.html", **ctx)
-    version = request.form.get("version", "")
     try:
         services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
-                           as_int(version), exact_cut=request.form.get("exact_cut") == "1")
+                              _form_version(request.form), exact_cut=request.form.get("exact_cut") == "1")
     except RefereeError as e:
         if e.code == "stale":
             flash(game_error_text(e), "warning")

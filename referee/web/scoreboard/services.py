@@ -3,8 +3,11 @@ undo, export and import. Every rule fact comes from the engine (``referee``); ev
 game's history.
 
 Writes to one game are serialised: each starts by bumping the game's version (an UPDATE that takes the row's
-write lock on PostgreSQL and the database's on SQLite), so two phones never both pass a check that only one
-of them may pass; and two phones recording the same hand meet the (game, hand) unique constraint.
+write lock on PostgreSQL and the database's on SQLite) and only then reads the game, afresh, and checks what
+it read: the hand count, the last change, the buys, and the version the page was drawn from. So two phones
+never both pass a check that only one of them may pass (an undo and a save of the next hand, two corrections),
+and a refused write rolls back with nothing changed; two phones recording the same hand also meet the (game,
+hand) unique constraint.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from typing import Any
 
 from sqlalchemy import or_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 
 from ...cards import CardError
 from ...errors import RefereeError
@@ -57,23 +59,29 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     return out
 
 
-def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: int = 0,
+def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any = 0,
                 via: str = "edit link") -> tuple[Game, str]:
     """A new game; returns it with its edit token (only its hash is stored)."""
+    game, edit = _new_game(family, variants, options, names, first_dealer, via)
+    db.session.commit()
+    return game, edit
+
+
+def _new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any, via: str) -> tuple[Game, str]:
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     players = clean_names(names, family)
     rules = resolve(family, variants or [], options or {}, len(players))
-    if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(players):
         raise Refusal("bad_dealer", "first_dealer")
     edit = new_token()
     game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
                 options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
-                view_token=new_token())
+                view_token=new_token(), version=1)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(players)]
+    game.hands, game.buys, game.downs = [], [], []
     db.session.add(game)
     db.session.add(Change(game_id=game.id, via=via, kind="created"))
-    db.session.commit()
     return game, edit
 
 
@@ -178,17 +186,83 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
 
 
 # ------------------------------------------------------------------------------------------- writes
-def _lock(game: Game, expected: int | None = None) -> None:
-    """Start a write: bump the version (serialising writers to this game); refuse a stale page."""
-    stmt = update(Game).where(Game.id == game.id)
-    if expected is not None:
-        stmt = stmt.where(Game.version == expected)
-    version = db.session.execute(stmt.values(version=Game.version + 1, updated_at=now())
-                                 .returning(Game.version)).scalar_one_or_none()
+MAX_VERSION = 2**31 - 1  # a version no page holds: the column is a 32-bit integer
+
+
+class _Write:
+    """One write to a game, as a ``with`` block: it takes the game's lock, and the game's rows are read again
+    under it (what was read before is expired); the block commits, or rolls back if it raises or ``cancel``s.
+    ``version`` is the game's version before this write, to compare with the page's."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.cancelled = False
+        self.version = 0
+
+    def __enter__(self) -> _Write:
+        bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
+                                    .values(version=Game.version + 1, updated_at=now())
+                                    .returning(Game.version)).scalar_one_or_none()
+        if bumped is None:  # deleted meanwhile
+            db.session.rollback()
+            raise Refusal("stale", None)
+        db.session.expire_all()  # everything read before the lock may have changed: read it again
+        self.version = bumped - 1
+        return self
+
+    def expect(self, version: Any) -> None:
+        """Refuse the write if the page was drawn from another version of the game than the one locked."""
+        if version is not None and version != self.version:
+            raise Refusal("stale", None)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if kind is not None or self.cancelled:
+            db.session.rollback()
+            return
+        try:
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
+
+
+def _version_arg(version: Any) -> int | None:
+    """A version as a page or a client sends it: a whole number, or None for "whatever it is now"."""
     if version is None:
-        db.session.rollback()
-        raise Refusal("stale", None)
-    set_committed_value(game, "version", version)
+        return None
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 < version <= MAX_VERSION:
+        raise Refusal("stale", None)  # no game ever had this version
+    return version
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a saved hand came to, read under the lock: a later write (or an undo on another phone) may change
+    the rows once this one has committed, so callers answer from this and not from the rows."""
+
+    number: int
+    scores: dict[str, int]  # by seat order
+    totals: dict[str, int]
+    version: int
+
+
+def _saved(game: Game, hand: Hand, w: _Write) -> Saved:
+    names = [p.name for p in game.players]
+    return Saved(hand.number, {names[r.seat]: r.score for r in hand.results}, state(game).totals, w.version + 1)
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The change an undo took back (its words are made from these, as from a ``Change``)."""
+
+    kind: str
+    hand_number: int | None
+    seat: int | None
+    before: Any
+    names: list[str]
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
@@ -198,10 +272,27 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 
 
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                via: str = "edit link", exact_cut: bool = False) -> Hand:
-    rules = rules_of(game)
+                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None) -> Saved:
+    """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
+    the game changed since, nothing is saved (the hand already recorded by another phone is said first)."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
+    expected = _version_arg(expected_version)
+    try:
+        with _Write(game) as w:
+            if number <= len(game.hands):
+                raise Refusal("already_recorded", "hand", hand=number)
+            w.expect(expected)
+            saved = _saved(game, _record(game, number, out_seat, entries, via, exact_cut), w)
+    except IntegrityError:
+        raise Refusal("already_recorded", "hand", hand=number) from None
+    return saved
+
+
+def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
+            exact_cut: bool) -> Hand:
+    """Inside a write: check that ``number`` is the next hand, score it and add it."""
+    rules = rules_of(game)
     recorded = len(game.hands)
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
@@ -211,43 +302,36 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = score(game, rules, number, out_seat, entries, exact_cut)
-    bonus = max(r.bonus for r in results)
-    try:
-        _lock(game)
-        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus,
-                    replay=replay)
-        db.session.add(hand)
-        db.session.flush()
-        db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
-                              after=_snapshot(hand)))
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Refusal("already_recorded", "hand", hand=number) from None
+    hand = Hand(number=number, out_seat=out_seat, results=results, cut_bonus=max(r.bonus for r in results),
+                replay=replay)
+    game.hands.append(hand)
+    db.session.flush()
+    db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number, after=_snapshot(hand)))
     return hand
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                 expected_version: int | None, via: str = "edit link", exact_cut: bool = False) -> Hand:
-    rules = rules_of(game)
-    hand = next((h for h in game.hands if h.number == number), None)
-    if hand is None:
+                 expected_version: Any, via: str = "edit link", exact_cut: bool = False) -> Saved:
+    if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
-    results = score(game, rules, number, out_seat, entries, exact_cut)
-    bonus = max(r.bonus for r in results)
-    before = _snapshot(hand)
-    _lock(game, expected_version)
-    hand = next(h for h in game.hands if h.number == number)
-    hand.out_seat = out_seat
-    hand.cut_bonus = bonus
-    hand.results.clear()
-    db.session.flush()
-    hand.results.extend(results)
-    db.session.flush()
-    db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
-                          after=_snapshot(hand)))
-    db.session.commit()
-    return hand
+    expected = _version_arg(expected_version)
+    with _Write(game) as w:
+        w.expect(expected)
+        hand = next((h for h in game.hands if h.number == number), None)
+        if hand is None:  # undone since the page was drawn
+            raise Refusal("stale", None)
+        results = score(game, rules_of(game), number, out_seat, entries, exact_cut)
+        before = _snapshot(hand)
+        hand.out_seat = out_seat
+        hand.cut_bonus = max(r.bonus for r in results)
+        hand.results.clear()
+        db.session.flush()
+        hand.results.extend(results)
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
+                              after=_snapshot(hand)))
+        saved = _saved(game, hand, w)
+    return saved
 
 
 @dataclass
@@ -260,56 +344,63 @@ class BuyOutcome:
 
 def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
     """One more buy for a player in the current hand, if the family's limit allows it."""
-    rules = rules_of(game)
+    with _Write(game) as w:
+        outcome = _add_buy(game, number, seat, via)
+        if not outcome.added:
+            w.cancel()
+    return outcome
+
+
+def _add_buy(game: Game, number: int, seat: int, via: str) -> BuyOutcome:
     st = state(game)
     if st.current is None or number != st.current:
         raise Refusal("not_current_hand", "hand", hand=number)
     if not 0 <= seat < len(game.players):
         raise Refusal("unknown_player", "player", name=str(seat))
-    _lock(game)
-    used: int = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
-        Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
-    limit = rules.buy_limit
+    used = sum(1 for b in game.buys if b.hand_number == number and b.seat == seat)
+    limit = st.rules.buy_limit
     name = game.players[seat].name
     if limit == 0:
-        db.session.rollback()
         return BuyOutcome(False, "no_buying", {}, 0)
     if limit is not None and used >= limit:
-        db.session.rollback()
         return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-    db.session.add(Buy(game_id=game.id, hand_number=number, seat=seat))
+    game.buys.append(Buy(hand_number=number, seat=seat))
     db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
-    db.session.commit()
     return BuyOutcome(True, "buy_recorded", {"player": name}, None if limit is None else limit - used - 1)
 
 
 def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
-    _lock(game)
-    last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
-                                                   Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-    if last is None:
-        db.session.rollback()
-        return False
-    db.session.delete(last)
-    db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
-    db.session.commit()
+    with _Write(game) as w:
+        last = max((b for b in game.buys if b.hand_number == number and b.seat == seat), key=lambda b: b.id,
+                   default=None)
+        if last is None:
+            w.cancel()
+            return False
+        game.buys.remove(last)
+        db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
     return True
 
 
 def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link") -> None:
-    _lock(game)
-    row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
-                                                   Down.seat == seat)).scalar_one_or_none()
+    """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
+    with _Write(game) as w:
+        if not _set_down(game, number, seat, down, via):
+            w.cancel()
+
+
+def _set_down(game: Game, number: int, seat: int, down: bool, via: str) -> bool:
+    if state(game).current != number or not 0 <= seat < len(game.players):
+        return False
+    row = next((d for d in game.downs if d.hand_number == number and d.seat == seat), None)
     if down and row is None:
-        db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
+        game.downs.append(Down(hand_number=number, seat=seat))
     elif not down and row is not None:
-        db.session.delete(row)
+        game.downs.remove(row)
     else:
-        db.session.rollback()
-        return
+        return False
     db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
                           hand_number=number, seat=seat))
-    db.session.commit()
+    return True
 
 
 UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared")
@@ -319,19 +410,28 @@ def last_change(game: Game) -> Change | None:
     return next((c for c in reversed(game.changes) if c.kind in UNDOABLE and not c.undone), None)
 
 
-def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
-    change = last_change(game)
-    if change is None:
-        raise Refusal("nothing_to_undo", None)
-    _lock(game, expected_version)
+def undo(game: Game, expected_version: Any, via: str = "edit link") -> Undone:
+    expected = _version_arg(expected_version)
+    with _Write(game) as w:
+        change = last_change(game)
+        if change is None:
+            raise Refusal("nothing_to_undo", None)
+        w.expect(expected)
+        _undo(game, change)
+        db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=change.hand_number,
+                              seat=change.seat, before={"undid": change.id, "kind": change.kind}))
+        undone = Undone(change.kind, change.hand_number, change.seat, change.before,
+                        [p.name for p in game.players])
+    return undone
+
+
+def _undo(game: Game, change: Change) -> None:
     n, seat = change.hand_number, change.seat
     assert n is not None  # every change that can be undone belongs to a hand
     if change.kind == "hand_recorded":
-        hand = next(h for h in game.hands if h.number == n)
         if any(h.number > n for h in game.hands):
-            db.session.rollback()
             raise Refusal("undo_blocked", None)
-        game.hands.remove(hand)
+        game.hands.remove(next(h for h in game.hands if h.number == n))
     elif change.kind == "hand_corrected":
         hand = next(h for h in game.hands if h.number == n)
         hand.out_seat = change.before["out_seat"]
@@ -340,24 +440,19 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
         db.session.flush()
         hand.results.extend(_restored(r) for r in change.before["results"])
     elif change.kind == "buy_added":
-        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+        last = max((b for b in game.buys if b.hand_number == n and b.seat == seat), key=lambda b: b.id,
+                   default=None)
         if last is not None:
-            db.session.delete(last)
+            game.buys.remove(last)
     elif change.kind == "buy_removed":
-        db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
+        game.buys.append(Buy(hand_number=n, seat=seat))
     elif change.kind in ("down_set", "down_cleared"):
-        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == n,
-                                                       Down.seat == seat)).scalar_one_or_none()
+        row = next((d for d in game.downs if d.hand_number == n and d.seat == seat), None)
         if change.kind == "down_set" and row is not None:
-            db.session.delete(row)
+            game.downs.remove(row)
         elif change.kind == "down_cleared" and row is None:
-            db.session.add(Down(game_id=game.id, hand_number=n, seat=seat))
+            game.downs.append(Down(hand_number=n, seat=seat))
     change.undone = True
-    db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=n, seat=seat,
-                          before={"undid": change.id, "kind": change.kind}))
-    db.session.commit()
-    return change
 
 
 def _restored(row: dict[str, Any]) -> Result:
@@ -392,44 +487,89 @@ def export_data(game: Game) -> dict[str, Any]:
     }
 
 
+MAX_IMPORT_ITEMS = 2000  # hands, buys and downs in one import: far more than any evening's game
+
+
 def import_data(data: Any) -> tuple[Game, str]:
-    """A new game that is exactly the exported one (its hands, typed totals, buys and who went down)."""
+    """A new game that is exactly the exported one (its hands, typed totals, buys and who went down), or
+    nothing at all: the export is played back through the checks live entry makes (each buy within the
+    family's limit in the hand being played, each hand the next one and scored by the engine), in one
+    transaction that is only committed once every part of it has passed."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise Refusal("bad_import", None)
-    names = data.get("players")
-    game, edit = create_game(data.get("ruleset"), data.get("variants"), data.get("options"), names,
-                             data.get("first_dealer", 0), via="import")
-    seat = {n: i for i, n in enumerate(game.players[i].name for i in range(len(game.players)))}
     try:
-        for b in data.get("buys") or []:
-            db.session.add(Buy(game_id=game.id, hand_number=int(b["hand"]), seat=seat[b["player"]]))
-        for d in data.get("down") or []:
-            db.session.add(Down(game_id=game.id, hand_number=int(d["hand"]), seat=seat[d["player"]]))
+        game, edit = _new_game(data.get("ruleset"), data.get("variants"), data.get("options"), data.get("players"),
+                               data.get("first_dealer", 0), via="import")
+        _play_back(game, data)
         db.session.commit()
-        for h in data.get("hands") or []:
-            out = h.get("out")
-            entries = {}
-            exact_cut = bool(h.get("exact_cut"))
-            for name, cards in (h.get("leftovers") or {}).items():
-                if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
-                    total = int(h["penalties"][name])
-                    if exact_cut and name == cutter_of(game, int(h["hand"])):
-                        total += rules_of(game).exact_cut_bonus
-                    entries[seat[name]] = entry(total=total)
-                else:
-                    entries[seat[name]] = entry(list(cards))
-            record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import",
-                        exact_cut=exact_cut)
-    except (KeyError, TypeError, ValueError) as e:
-        db.session.rollback()
-        delete_game(game)
-        if isinstance(e, RefereeError):
-            raise
-        raise Refusal("bad_import", None) from None
     except RefereeError:
-        delete_game(game)
+        db.session.rollback()
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+        db.session.rollback()
+        raise Refusal("bad_import", None) from None
+    except BaseException:
+        db.session.rollback()
         raise
     return game, edit
+
+
+def _whole(value: Any, lowest: int = -10**6, highest: int = 10**6) -> int:
+    """A whole number of an import (never a float, a string or a bool), within what a game can hold."""
+    if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+        raise ValueError(value)
+    return value
+
+
+def _play_back(game: Game, data: dict[str, Any]) -> None:
+    rules = rules_of(game)
+    seat = {p.name: p.seat for p in game.players}
+    hands, buys, downs = data.get("hands") or [], data.get("buys") or [], data.get("down") or []
+    if not all(isinstance(x, list) for x in (hands, buys, downs)) or len(hands) + len(buys) + len(downs) > \
+            MAX_IMPORT_ITEMS:
+        raise ValueError("lists")
+    marks: dict[int, list[tuple[str, int]]] = {}  # hand -> buys and downs in it, in the order they were made
+    for kind, rows in (("buy", buys), ("down", downs)):
+        for row in rows:
+            if not isinstance(row, dict):
+                raise ValueError(row)
+            marks.setdefault(_whole(row["hand"]), []).append((kind, seat[row["player"]]))
+    last = len(hands) + 1
+    for number in range(1, last + 1):
+        for kind, s in marks.pop(number, []):
+            if kind == "buy":
+                outcome = _add_buy(game, number, s, "import")
+                if not outcome.added:
+                    raise Refusal(outcome.reason, "buys", **outcome.params)
+            elif not _set_down(game, number, s, True, "import"):
+                raise Refusal("not_current_hand", "down", hand=number)
+        if number < last:
+            _play_back_hand(game, rules, seat, hands[number - 1])
+    if marks:  # a buy or a down in a hand that was never played
+        raise Refusal("not_current_hand", "buys", hand=min(marks))
+
+
+def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> None:
+    if not isinstance(h, dict):
+        raise ValueError(h)
+    number = _whole(h["hand"], 1, 1000)
+    out = h.get("out")
+    exact_cut = h.get("exact_cut", False)
+    leftovers, penalties = h.get("leftovers") or {}, h.get("penalties") or {}
+    if not isinstance(exact_cut, bool) or not isinstance(leftovers, dict) or not isinstance(penalties, dict):
+        raise ValueError(h)
+    entries = {}
+    for name, cards in leftovers.items():
+        if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
+            total = _whole(penalties[name])
+            if exact_cut and name == cutter_of(game, number):
+                total += rules.exact_cut_bonus
+            entries[seat[name]] = entry(total=total)
+        elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 60:
+            entries[seat[name]] = entry(cards)
+        else:
+            raise ValueError(cards)
+    _record(game, number, None if out is None else seat[out], entries, "import", exact_cut)
 
 
 def cutter_of(game: Game, number: int) -> str:
