@@ -12,7 +12,18 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -23,6 +34,7 @@ from ...families import FAMILIES, OPTIONS, resolve
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
+from .. import jsonio, public
 from ..errors import Refusal, error_text, status_of
 from ..forms import as_int, options_from_form
 from ..i18n import lang, message
@@ -31,6 +43,7 @@ from ..rules.routes import contract_words, option_label, option_value
 from . import services
 
 bp = Blueprint("games", __name__)
+public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
 
 MY_GAMES = "my_games"
 MAX_REMEMBERED = 30
@@ -111,7 +124,12 @@ def new() -> Any:
     if request.method == "GET":
         names = default_names(fam.ideal[0])
         return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
-    names = [n for n in request.form.getlist("name")]
+    names = request.form.getlist("name")
+    if len(names) > fam.players[1]:  # before anything else: never draw a page of a thousand names
+        names = names[:fam.players[1]]
+        ctx = _setup_context(fam, names, request.form.getlist("variants"), request.form, 0)
+        ctx["error"] = error_text("players_out_of_range", {"minimum": fam.players[0], "maximum": fam.players[1]})
+        return render_template("games/new.html", **ctx), 422
     action = request.form.get("action", "start")
     if action == "add" and len(names) < fam.players[1]:
         names.append(gettext("Player %(n)s", n=len(names) + 1))
@@ -400,8 +418,8 @@ def share(token: str) -> str:
     game, can_edit = load(token)
     links = []
     if can_edit:
-        links.append(("edit", url_for("games.play", token=token, _external=True)))
-    links.append(("view", url_for("games.play", token=game.view_token, _external=True)))
+        links.append(("edit", public.external_url("games.play", token=token)))
+    links.append(("view", public.external_url("games.play", token=game.view_token)))
     codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
                                                                        omitsize=False)))
              for kind, url in links]
@@ -426,7 +444,9 @@ def export_json(token: str) -> Response:
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(services.export_csv(game))
+    words = services.CsvWords(hand=gettext("Hand"), out=gettext("Went out"), total=gettext("Total"),
+                              buys=lambda name: gettext("Buys: %(name)s", name=name))
+    resp = make_response(services.export_csv(game, words))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
     return resp
@@ -437,14 +457,17 @@ def import_game() -> Any:
     if request.method == "GET":
         return render_template("games/import.html", error=None)
     raw = request.files.get("file")
-    text = raw.read(200_000).decode("utf-8", "replace") if raw else request.form.get("json", "")
+    limit = current_app.config["IMPORT_MAX_BYTES"]
+    text = raw.read(limit + 1).decode("utf-8", "replace") if raw else request.form.get("json", "")
+    if len(text) > limit:
+        return render_template("games/import.html", error=error_text("too_large", {"kb": limit // 1000})), 413
     try:
-        data = json.loads(text)
+        data = jsonio.loads(text)
         game, edit = services.import_data(data)
+    except RefereeError as e:  # (a ValueError too: said first, in its own words)
+        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
-    except RefereeError as e:
-        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     return remember(redirect(url_for("games.play", token=edit)), edit)
 
 

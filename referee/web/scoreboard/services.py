@@ -15,7 +15,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import secrets
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +34,7 @@ from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def token_hash(token: str) -> str:
@@ -47,7 +50,9 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refusal("bad_players", "players")
-    out = [" ".join(n.split()) for n in names]
+    if len(names) > fam.players[1]:  # before anything else: a form may send any number of names
+        raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
+    out = [" ".join(_printable(n).split()) for n in names]
     if any(not n for n in out):
         raise Refusal("empty_name", "players")
     if any(len(n) > 40 for n in out):
@@ -57,6 +62,12 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     if not fam.players[0] <= len(out) <= fam.players[1]:
         raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
     return out
+
+
+def _printable(text: str) -> str:
+    """A name without control characters (a NUL, a bell) or halves of a character (a lone surrogate, which a
+    JSON escape can carry): nobody types them, and no database or page can hold them all."""
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs"))
 
 
 def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any = 0,
@@ -87,7 +98,7 @@ def _new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer
 
 def find(token: str) -> tuple[Game, bool] | None:
     """The game a link opens, and whether the link may change it."""
-    if not token or len(token) > 64:
+    if not TOKEN.fullmatch(token):  # a link is URL-safe base64: anything else (a NUL, a slash) opens nothing
         return None
     digest = token_hash(token)
     game = db.session.execute(db.select(Game).where(
@@ -540,13 +551,13 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
             if kind == "buy":
                 outcome = _add_buy(game, number, s, "import")
                 if not outcome.added:
-                    raise Refusal(outcome.reason, "buys", **outcome.params)
+                    raise Refusal(outcome.reason, "buys", status=422, **outcome.params)
             elif not _set_down(game, number, s, True, "import"):
-                raise Refusal("not_current_hand", "down", hand=number)
+                raise Refusal("not_current_hand", "down", status=422, hand=number)
         if number < last:
             _play_back_hand(game, rules, seat, hands[number - 1])
     if marks:  # a buy or a down in a hand that was never played
-        raise Refusal("not_current_hand", "buys", hand=min(marks))
+        raise Refusal("not_current_hand", "buys", status=422, hand=min(marks))
 
 
 def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> None:
@@ -577,12 +588,40 @@ def cutter_of(game: Game, number: int) -> str:
     return deal_order(rules, [p.name for p in game.players], number, game.first_dealer).cutter
 
 
-def export_csv(game: Game) -> str:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: one that starts like a formula (``=``, ``+``, ``-``, ``@``, a tab)
+    gets a leading apostrophe, so that a player called ``=HYPERLINK(...)`` is never run as one."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+@dataclass(frozen=True)
+class CsvWords:
+    """The CSV's headers in the reader's language (the web layer translates them)."""
+
+    hand: str
+    out: str
+    total: str
+    buys: Any  # name -> "Buys: name"
+
+
+def export_csv(game: Game, words: CsvWords) -> str:
+    """Hand by hand: who went out, each player's score and buys; then the totals. The hand being played
+    appears too when it has buys already."""
     st = state(game)
+    buys = Counter((b.hand_number, st.names[b.seat]) for b in game.buys)
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["hand", "out", *st.names])
+    w.writerow([csv_cell(c) for c in [words.hand, words.out, *st.names, *[words.buys(n) for n in st.names]]])
     for row in st.hands:
-        w.writerow([row.number, row.out or "", *[row.penalties.get(n, 0) for n in st.names]])
-    w.writerow(["total", "", *[st.totals[n] for n in st.names]])
+        w.writerow([csv_cell(c) for c in [row.number, row.out or "", *[row.penalties.get(n, 0) for n in st.names],
+                                          *[buys[(row.number, n)] for n in st.names]]])
+    if st.current is not None and any(buys[(st.current, n)] for n in st.names):
+        w.writerow([st.current, "", *["" for _ in st.names], *[buys[(st.current, n)] for n in st.names]])
+    w.writerow([csv_cell(c) for c in [words.total, "", *[st.totals[n] for n in st.names],
+                                      *[sum(v for (_, name), v in buys.items() if name == n) for n in st.names]]])
     return buf.getvalue()
