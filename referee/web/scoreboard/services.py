@@ -3,11 +3,12 @@ undo, export and import. Every rule fact comes from the engine (``referee``); ev
 game's history.
 
 Writes to one game are serialised: each starts by bumping the game's version (an UPDATE that takes the row's
-write lock on PostgreSQL and the database's on SQLite) and only then reads the game, afresh, and checks what
-it read: the hand count, the last change, the buys, and the version the page was drawn from. So two phones
-never both pass a check that only one of them may pass (an undo and a save of the next hand, two corrections),
-and a refused write rolls back with nothing changed; two phones recording the same hand also meet the (game,
-hand) unique constraint.
+write lock on PostgreSQL and the database's on SQLite), and only then checks what it read: the hand count, the
+last change, the buys, and the version the page was drawn from. If another write came in between the read and
+the lock (the version moved), the game is read again under the lock first. So two phones never both pass a
+check that only one of them may pass (an undo and a save of the next hand, two corrections), and a refused
+write rolls back with nothing changed; two phones recording the same hand also meet the (game, hand) unique
+constraint.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import re
 import secrets
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ...cards import CardError
 from ...errors import RefereeError
@@ -102,14 +106,20 @@ def find(token: str) -> tuple[Game, bool] | None:
         return None
     digest = token_hash(token)
     game = db.session.execute(db.select(Game).where(
-        or_(Game.edit_hash == digest, Game.view_token == token))).scalar_one_or_none()
+        or_(Game.edit_hash == digest, Game.view_token == token))).unique().scalar_one_or_none()
     if game is None:
         return None
     return game, game.edit_hash == digest
 
 
 def rules_of(game: Game) -> Rules:
-    return resolve(game.family, game.variants, game.options, len(game.players))
+    """The rules a game is played by, resolved once for each set of settings (a game's never change)."""
+    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
+
+
+@lru_cache(maxsize=256)
+def _rules(family: str, variants: tuple[str, ...], options: str, players: int) -> Rules:
+    return resolve(family, list(variants), json.loads(options), players)
 
 
 # ------------------------------------------------------------------------------------------------ state
@@ -163,7 +173,7 @@ def state(game: Game) -> State:
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer)
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
-        st.buys = Counter(names[b.seat] for b in game.buys if b.hand_number == current)
+        st.buys = Counter(names[b.seat] for b in game.current_buys)
         st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
     if rows:
         st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays])
@@ -186,7 +196,8 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
           exact_cut: bool = False) -> list[Result]:
     """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
     names = [p.name for p in game.players]
-    buys = Counter(b.seat for b in game.buys if b.hand_number == number)
+    buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
+                                    [b for b in game.buys if b.hand_number == number]))
     cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
     scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
     if scored.violations:
@@ -201,27 +212,33 @@ MAX_VERSION = 2**31 - 1  # a version no page holds: the column is a 32-bit integ
 
 
 class _Write:
-    """One write to a game, as a ``with`` block: it takes the game's lock, and the game's rows are read again
-    under it (what was read before is expired); the block commits, or rolls back if it raises or ``cancel``s.
-    ``version`` is the game's version before this write, to compare with the page's."""
+    """One write to a game, as a ``with`` block. It takes the game's lock first (the version bump); if another
+    write came in since the game was read, everything read is expired and read again under the lock, so every
+    check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
+    ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
+    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *changed: str) -> None:
         self.game = game
+        self.changed = changed
         self.cancelled = False
         self.version = 0
 
     def __enter__(self) -> _Write:
+        read = self.game.version
         bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
                                     .values(version=Game.version + 1, updated_at=now())
                                     .returning(Game.version)).scalar_one_or_none()
         if bumped is None:  # deleted meanwhile
             db.session.rollback()
             raise Refusal("stale", None)
-        db.session.expire_all()  # everything read before the lock may have changed: read it again
         self.version = bumped - 1
+        if self.version != read:  # another phone wrote after this request read the game: read it again
+            db.session.expire_all()
+        set_committed_value(self.game, "version", bumped)
         return self
 
-    def expect(self, version: Any) -> None:
+    def expect(self, version: int | None) -> None:
         """Refuse the write if the page was drawn from another version of the game than the one locked."""
         if version is not None and version != self.version:
             raise Refusal("stale", None)
@@ -238,6 +255,8 @@ class _Write:
         except BaseException:
             db.session.rollback()
             raise
+        if self.changed:
+            db.session.expire(self.game, list(self.changed))
 
 
 def _version_arg(version: Any) -> int | None:
@@ -249,31 +268,10 @@ def _version_arg(version: Any) -> int | None:
     return version
 
 
-@dataclass(frozen=True)
-class Saved:
-    """What a saved hand came to, read under the lock: a later write (or an undo on another phone) may change
-    the rows once this one has committed, so callers answer from this and not from the rows."""
-
-    number: int
-    scores: dict[str, int]  # by seat order
-    totals: dict[str, int]
-    version: int
-
-
-def _saved(game: Game, hand: Hand, w: _Write) -> Saved:
-    names = [p.name for p in game.players]
-    return Saved(hand.number, {names[r.seat]: r.score for r in hand.results}, state(game).totals, w.version + 1)
-
-
-@dataclass(frozen=True)
-class Undone:
-    """The change an undo took back (its words are made from these, as from a ``Change``)."""
-
-    kind: str
-    hand_number: int | None
-    seat: int | None
-    before: Any
-    names: list[str]
+def current_hand(game: Game, rules: Rules) -> int | None:
+    """The hand being played (None once the last is recorded), from the count read with the game row."""
+    number: int = game.hands_recorded + 1
+    return number if number <= len(rules.hands) else None
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
@@ -282,29 +280,40 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
                         for r in hand.results]}
 
 
+def _add_results(hand: Hand, results: list[Result]) -> None:
+    """Insert a hand's results in one statement (the unit of work would send one INSERT a row on SQLite)."""
+    rows = db.session.scalars(insert(Result).returning(Result), [
+        {"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
+        for r in results]).all()
+    set_committed_value(hand, "results", sorted(rows, key=lambda r: r.seat))
+
+
+RECORDED = ("last_undoable", "changes", "hands", "hands_recorded", "current_buys")
+
+
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None) -> Saved:
+                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None) -> Hand:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
     the game changed since, nothing is saved (the hand already recorded by another phone is said first)."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
     expected = _version_arg(expected_version)
     try:
-        with _Write(game) as w:
-            if number <= len(game.hands):
+        with _Write(game, *RECORDED) as w:
+            if number <= game.hands_recorded:
                 raise Refusal("already_recorded", "hand", hand=number)
             w.expect(expected)
-            saved = _saved(game, _record(game, number, out_seat, entries, via, exact_cut), w)
+            hand = _record(game, number, out_seat, entries, via, exact_cut)
     except IntegrityError:
         raise Refusal("already_recorded", "hand", hand=number) from None
-    return saved
+    return hand
 
 
 def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
             exact_cut: bool) -> Hand:
     """Inside a write: check that ``number`` is the next hand, score it and add it."""
     rules = rules_of(game)
-    recorded = len(game.hands)
+    recorded = game.hands_recorded
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
     replay = number > len(rules.hands) and state(game).replay_due
@@ -313,20 +322,21 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = score(game, rules, number, out_seat, entries, exact_cut)
-    hand = Hand(number=number, out_seat=out_seat, results=results, cut_bonus=max(r.bonus for r in results),
+    hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay)
-    game.hands.append(hand)
+    db.session.add(hand)
     db.session.flush()
+    _add_results(hand, results)
     db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number, after=_snapshot(hand)))
     return hand
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                 expected_version: Any, via: str = "edit link", exact_cut: bool = False) -> Saved:
+                 expected_version: Any, via: str = "edit link", exact_cut: bool = False) -> Hand:
     if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
     expected = _version_arg(expected_version)
-    with _Write(game) as w:
+    with _Write(game, "last_undoable", "changes") as w:
         w.expect(expected)
         hand = next((h for h in game.hands if h.number == number), None)
         if hand is None:  # undone since the page was drawn
@@ -341,8 +351,7 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
                               after=_snapshot(hand)))
-        saved = _saved(game, hand, w)
-    return saved
+    return hand
 
 
 @dataclass
@@ -354,76 +363,84 @@ class BuyOutcome:
 
 
 def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
-    """One more buy for a player in the current hand, if the family's limit allows it."""
-    with _Write(game) as w:
-        outcome = _add_buy(game, number, seat, via)
-        if not outcome.added:
+    """One more buy for a player in the current hand, if the family's limit allows it.
+
+    The limit is checked under the game's lock, and again by the INSERT itself (which adds the row only while
+    the hand is the one being played and the player is under the limit)."""
+    rules = rules_of(game)
+    with _Write(game, "buys", "changes") as w:
+        if number != current_hand(game, rules):
+            raise Refusal("not_current_hand", "hand", hand=number)
+        if not 0 <= seat < len(game.players):
+            raise Refusal("unknown_player", "player", name=str(seat))
+        limit = rules.buy_limit
+        name = game.players[seat].name
+        used = sum(1 for b in game.current_buys if b.seat == seat)
+        if limit == 0 or limit is not None and used >= limit:
             w.cancel()
-    return outcome
-
-
-def _add_buy(game: Game, number: int, seat: int, via: str) -> BuyOutcome:
-    st = state(game)
-    if st.current is None or number != st.current:
-        raise Refusal("not_current_hand", "hand", hand=number)
-    if not 0 <= seat < len(game.players):
-        raise Refusal("unknown_player", "player", name=str(seat))
-    used = sum(1 for b in game.buys if b.hand_number == number and b.seat == seat)
-    limit = st.rules.buy_limit
-    name = game.players[seat].name
-    if limit == 0:
-        return BuyOutcome(False, "no_buying", {}, 0)
-    if limit is not None and used >= limit:
-        return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-    game.buys.append(Buy(hand_number=number, seat=seat))
-    db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
-    return BuyOutcome(True, "buy_recorded", {"player": name}, None if limit is None else limit - used - 1)
+            return BuyOutcome(False, "no_buying", {}, 0) if limit == 0 else \
+                BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+        at = now()
+        hands = select(db.func.count(Hand.id)).where(Hand.game_id == game.id).scalar_subquery()
+        taken = select(db.func.count(Buy.id)).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                    Buy.seat == seat).scalar_subquery()
+        allowed = [hands == number - 1] + ([] if limit is None else [taken < limit])
+        row = select(literal(game.id), literal(number), literal(seat), literal(at, Buy.created_at.type)).where(*allowed)
+        new_id = db.session.execute(insert(Buy).from_select(["game_id", "hand_number", "seat", "created_at"], row)
+                                    .returning(Buy.id)).scalar_one_or_none()
+        if new_id is None:  # (cannot happen under the lock; said as the limit if it ever does)
+            w.cancel()
+            return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+        change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
+        db.session.add(change)
+    # what the board shows next, kept in step without reading it back
+    set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
+                                                                        hand_number=number, seat=seat, created_at=at)])
+    set_committed_value(game, "last_undoable", change)
+    left = None if limit is None else limit - used - 1
+    return BuyOutcome(True, "buy_recorded", {"player": name}, left)
 
 
 def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
-    with _Write(game) as w:
-        last = max((b for b in game.buys if b.hand_number == number and b.seat == seat), key=lambda b: b.id,
-                   default=None)
+    with _Write(game, "last_undoable", "changes", "buys", "current_buys") as w:
+        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
         if last is None:
             w.cancel()
             return False
-        game.buys.remove(last)
+        db.session.delete(last)
         db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
     return True
 
 
 def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link") -> None:
     """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
-    with _Write(game) as w:
-        if not _set_down(game, number, seat, down, via):
+    with _Write(game, "last_undoable", "changes", "downs") as w:
+        if number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
             w.cancel()
-
-
-def _set_down(game: Game, number: int, seat: int, down: bool, via: str) -> bool:
-    if state(game).current != number or not 0 <= seat < len(game.players):
-        return False
-    row = next((d for d in game.downs if d.hand_number == number and d.seat == seat), None)
-    if down and row is None:
-        game.downs.append(Down(hand_number=number, seat=seat))
-    elif not down and row is not None:
-        game.downs.remove(row)
-    else:
-        return False
-    db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
-                          hand_number=number, seat=seat))
-    return True
-
-
-UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared")
+            return
+        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
+                                                       Down.seat == seat)).scalar_one_or_none()
+        if down and row is None:
+            db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
+        elif not down and row is not None:
+            db.session.delete(row)
+        else:
+            w.cancel()
+            return
+        db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
+                              hand_number=number, seat=seat))
 
 
 def last_change(game: Game) -> Change | None:
-    return next((c for c in reversed(game.changes) if c.kind in UNDOABLE and not c.undone), None)
+    """The change undo would take back (read with the game row)."""
+    change: Change | None = game.last_undoable
+    return change
 
 
-def undo(game: Game, expected_version: Any, via: str = "edit link") -> Undone:
+def undo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
     expected = _version_arg(expected_version)
-    with _Write(game) as w:
+    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
         change = last_change(game)
         if change is None:
             raise Refusal("nothing_to_undo", None)
@@ -431,9 +448,7 @@ def undo(game: Game, expected_version: Any, via: str = "edit link") -> Undone:
         _undo(game, change)
         db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=change.hand_number,
                               seat=change.seat, before={"undid": change.id, "kind": change.kind}))
-        undone = Undone(change.kind, change.hand_number, change.seat, change.before,
-                        [p.name for p in game.players])
-    return undone
+    return change
 
 
 def _undo(game: Game, change: Change) -> None:
@@ -451,18 +466,19 @@ def _undo(game: Game, change: Change) -> None:
         db.session.flush()
         hand.results.extend(_restored(r) for r in change.before["results"])
     elif change.kind == "buy_added":
-        last = max((b for b in game.buys if b.hand_number == n and b.seat == seat), key=lambda b: b.id,
-                   default=None)
+        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
+                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
         if last is not None:
-            game.buys.remove(last)
+            db.session.delete(last)
     elif change.kind == "buy_removed":
-        game.buys.append(Buy(hand_number=n, seat=seat))
+        db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
     elif change.kind in ("down_set", "down_cleared"):
-        row = next((d for d in game.downs if d.hand_number == n and d.seat == seat), None)
+        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == n,
+                                                       Down.seat == seat)).scalar_one_or_none()
         if change.kind == "down_set" and row is not None:
-            game.downs.remove(row)
+            db.session.delete(row)
         elif change.kind == "down_cleared" and row is None:
-            game.downs.append(Down(hand_number=n, seat=seat))
+            db.session.add(Down(game_id=game.id, hand_number=n, seat=seat))
     change.undone = True
 
 
@@ -504,8 +520,8 @@ MAX_IMPORT_ITEMS = 2000  # hands, buys and downs in one import: far more than an
 def import_data(data: Any) -> tuple[Game, str]:
     """A new game that is exactly the exported one (its hands, typed totals, buys and who went down), or
     nothing at all: the export is played back through the checks live entry makes (each buy within the
-    family's limit in the hand being played, each hand the next one and scored by the engine), in one
-    transaction that is only committed once every part of it has passed."""
+    family's limit in the hand being played, each down in that hand, each hand the next one and scored by
+    the engine), in one transaction that is only committed once every part of it has passed."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise Refusal("bad_import", None)
     try:
@@ -516,12 +532,13 @@ def import_data(data: Any) -> tuple[Game, str]:
     except RefereeError:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IntegrityError):
         db.session.rollback()
         raise Refusal("bad_import", None) from None
     except BaseException:
         db.session.rollback()
         raise
+    db.session.expire(game)
     return game, edit
 
 
@@ -545,17 +562,33 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
             if not isinstance(row, dict):
                 raise ValueError(row)
             marks.setdefault(_whole(row["hand"]), []).append((kind, seat[row["player"]]))
+    db.session.flush()
     last = len(hands) + 1
     for number in range(1, last + 1):
+        playing = number <= len(rules.hands) and number == game.hands_recorded + 1
+        used: Counter[int] = Counter()
+        gone_down: set[int] = set()
         for kind, s in marks.pop(number, []):
+            if not playing:  # the game is over: nothing is bought or laid down any more
+                raise Refusal("not_current_hand", kind, status=422, hand=number)
             if kind == "buy":
-                outcome = _add_buy(game, number, s, "import")
-                if not outcome.added:
-                    raise Refusal(outcome.reason, "buys", status=422, **outcome.params)
-            elif not _set_down(game, number, s, True, "import"):
-                raise Refusal("not_current_hand", "down", status=422, hand=number)
+                if rules.buy_limit == 0:
+                    raise Refusal("no_buying", "buys", status=422)
+                if rules.buy_limit is not None and used[s] >= rules.buy_limit:
+                    raise Refusal("limit_reached", "buys", status=422, players=[game.players[s].name])
+                used[s] += 1
+                db.session.add(Buy(game_id=game.id, hand_number=number, seat=s))
+                db.session.add(Change(game_id=game.id, via="import", kind="buy_added", hand_number=number, seat=s))
+            elif s not in gone_down:
+                gone_down.add(s)
+                db.session.add(Down(game_id=game.id, hand_number=number, seat=s))
+                db.session.add(Change(game_id=game.id, via="import", kind="down_set", hand_number=number, seat=s))
+        db.session.flush()
+        db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
         if number < last:
             _play_back_hand(game, rules, seat, hands[number - 1])
+            db.session.flush()
+            db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
     if marks:  # a buy or a down in a hand that was never played
         raise Refusal("not_current_hand", "buys", status=422, hand=min(marks))
 
