@@ -38,6 +38,7 @@ from .. import jsonio, public
 from ..errors import Refusal, error_text, status_of
 from ..forms import options_from_form
 from ..i18n import lang, message
+from ..picker import leftovers_text, typed_leftovers
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
@@ -259,8 +260,12 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any) -> dict[int, services.Entry]:
-    return {seat: services.entry(cards, total) for seat, (cards, total) in form.leftovers().items()}
+def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
+    """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
+    notation. A total that is not a number is refused naming the player."""
+    names = [p.name for p in players]
+    return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
+            for seat, (cards, total) in form.leftovers(names).items()}
 
 
 def _hand_number(form: Any) -> int:
@@ -276,7 +281,7 @@ def record(token: str) -> Any:
     form.validate()
     try:
         number = _hand_number(form)
-        entries = _entries(form)
+        entries = _entries(form, game.players)
         hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
                                     expected_version=_seen_version(form))
     except RefereeError as e:
@@ -372,7 +377,7 @@ def correct(token: str, number: int) -> Any:
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        services.correct_hand(game, number, form.out_seat(), _entries(form), _seen_version(form),
+        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
                               exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "stale":
@@ -390,7 +395,7 @@ def _hand_as_form(hand: Any) -> dict[str, str]:
         if r.cards is None:  # a typed total: shown as typed, before any cut bonus
             out[f"total_{r.seat}"] = str(r.penalty)
         else:
-            out[f"cards_{r.seat}"] = " ".join(r.cards)
+            out[f"cards_{r.seat}"] = leftovers_text(r.cards)
     return out
 
 
@@ -470,7 +475,7 @@ def import_game() -> Any:
     try:
         data = jsonio.loads(text)
         game, edit = services.import_data(data)
-    except RefereeError as e:  # (a ValueError too: said first, in its own words)
+    except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
         return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
