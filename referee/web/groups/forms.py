@@ -3,8 +3,6 @@ has), read by the scoreboard's helper; everything else is declared here."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
@@ -12,7 +10,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from ...families import FAMILIES, OPTIONS
+from ...families import FAMILIES
 from ..i18n import _l
 
 
@@ -48,17 +46,3 @@ class RematchForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField(_l("A group's JSON file"))
     json = TextAreaField(_l("Or paste it here"), validators=[Optional(), Length(max=2_000_000)])
-
-
-def option_text(name: str, value: Any) -> str:
-    """A house rule's stored value as the setup form's field shows it (what ``options_from_form`` reads back)."""
-    kind = OPTIONS[name].kind
-    if value is None:
-        return "none" if kind == "int_or_null" else ""
-    if kind == "bool":
-        return "yes" if value else "no"
-    if kind == "contracts" and isinstance(value, list):
-        return "\n".join(str(v) for v in value)
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return str(value)

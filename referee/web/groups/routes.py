@@ -20,15 +20,14 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
 
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, resolve
+from ...families import FAMILIES, OPTIONS, SETUP, options_on, resolve
+from .. import options as house
 from ..errors import error_text, status_of
-from ..forms import options_from_form
 from ..models import Game, Group
-from ..rules.routes import contract_words, option_label, option_value
 from ..scoreboard import routes as games_routes
-from ..scoreboard.routes import SETUP_OPTIONS
+from ..words import contract_words, option_label, option_value
 from . import services
-from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm, option_text
+from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
@@ -195,7 +194,7 @@ def new_game(token: str) -> Any:
         return _new_page(group, token, form, fam_id, like, None, keep_rules=same_family)
     fam = FAMILIES[fam_id]
     variants = request.form.getlist("variants")
-    options = options_from_form(request.form, [o for o in SETUP_OPTIONS if o in fam.defaults])
+    options = house.from_form(request.form, SETUP, fam)
     dealer_key = services.name_key(form.first_dealer.data or "")
     keys = [services.name_key(n) for n in names]
     dealer = keys.index(dealer_key) if dealer_key in keys else 0
@@ -214,17 +213,17 @@ def _new_page(group: Group, token: str, form: NewGameForm, fam_id: str, like: Ga
     already holds some (``keep_rules``)."""
     fam = FAMILIES[fam_id]
     names = form.players.data or []
-    setup = [o for o in SETUP_OPTIONS if o in fam.defaults]
+    setup = [o.name for o in options_on(SETUP, fam)]
     if keep_rules and request.method == "POST":
         variants = request.form.getlist("variants")
         current = {o: request.form.get(f"opt_{o}", "") for o in setup}
     else:
         variants = list(like.variants) if like else []
-        current = {o: option_text(o, like.options[o]) if like and o in like.options else "" for o in setup}
+        current = {o: house.as_text(OPTIONS[o], like.options[o]) if like and o in like.options else "" for o in setup}
     players = min(max(len(names), fam.players[0]), fam.players[1])
     try:
-        rules = resolve(fam_id, variants, options_from_form({f"opt_{o}": v for o, v in current.items()}, setup),
-                        players)
+        chosen = house.from_form({house.field_name(o): v for o, v in current.items()}, SETUP, fam)
+        rules = resolve(fam_id, variants, chosen, players)
     except RefereeError:
         rules = resolve(fam_id, [], {}, players)
     return render_template("groups/new_game.html", group=group, token=token, form=form, fam=fam,

@@ -12,27 +12,39 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ...cards import Rank
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, resolve
+from ...families import FAMILIES, OPTIONS, REFEREE, SETUP, options_on, resolve
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
+from .. import jsonio, public
+from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..forms import options_from_form
 from ..i18n import lang, message
 from ..picker import leftovers_text, typed_leftovers
-from ..referee.routes import REFEREE_OPTIONS
-from ..rules.routes import contract_words, option_label, option_value
+from ..words import contract_words, option_label, option_value
 from . import services
 from .forms import BuyForm, DeleteForm, DownForm, ImportForm, SetupForm, TokenForm, VersionForm, hand_form
 
 bp = Blueprint("games", __name__)
+public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
 
 MY_GAMES = "my_games"
 MAX_REMEMBERED = 30
@@ -113,6 +125,11 @@ def new() -> Any:
     if request.method == "GET":
         names = default_names(fam.ideal[0])
         return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
+    if len(request.form.getlist("name")) > fam.players[1]:  # before anything else: never draw a thousand names
+        names = request.form.getlist("name")[:fam.players[1]]
+        ctx = _setup_context(fam, names, request.form.getlist("variants"), request.form, 0)
+        ctx["error"] = error_text("players_out_of_range", {"minimum": fam.players[0], "maximum": fam.players[1]})
+        return render_template("games/new.html", **ctx), 422
     form = SetupForm()
     form.validate()  # each field is read as far as it can be; the engine refuses what the game cannot be
     names = list(form.name.data)
@@ -141,13 +158,8 @@ def new() -> Any:
     return remember(resp, edit)
 
 
-SETUP_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
-                 "contract_extra_cards", "lay_off_same_turn", "joker_swap", "buy_limit", "stock_exhausted",
-                 "jokers", "final_run", "wild_rank_points", "exact_cut_bonus", "contracts")
-
-
 def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
-    return options_from_form(form, [o for o in SETUP_OPTIONS if o in FAMILIES[fam_id].defaults])
+    return house.from_form(form, SETUP, FAMILIES[fam_id])
 
 
 def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, first_dealer: int) -> dict[str, Any]:
@@ -157,7 +169,7 @@ def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, f
     except Exception:  # noqa: BLE001 - a bad option is reported when the game is started
         rules = resolve(fam.id, [], {}, min(max(len(names), fam.players[0]), fam.players[1]))
     return dict(fam=fam, families=FAMILIES, names=names, variants=variants, form=form or {}, rules=rules,
-                options=OPTIONS, setup_options=[o for o in SETUP_OPTIONS if o in fam.defaults],
+                options=OPTIONS, setup_options=[o.name for o in options_on(SETUP, fam)],
                 option_label=option_label, option_value=option_value, first_dealer=first_dealer,
                 contract_words=contract_words, error=None)
 
@@ -186,11 +198,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]
-    for name, value in game.options.items():
-        if name in REFEREE_OPTIONS:
-            text = ("yes" if value else "no") if isinstance(value, bool) else (
-                "none" if value is None else " ".join(value) if isinstance(value, list) else str(value))
-            pairs.append((f"opt_{name}", text))
+    pairs += list(house.as_fields(game.options, REFEREE, st.rules.family).items())
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
@@ -264,7 +272,8 @@ def record(token: str) -> Any:
     try:
         number = _hand_number(form)
         entries = _entries(form, game.players)
-        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact)
+        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
+                                    expected_version=_seen_version(form))
     except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -308,10 +317,17 @@ def _seat_refusal(form: Any) -> None:
 def down(token: str) -> Any:
     game = edit_only(token)
     form = DownForm()
-    if form.validate() and form.seat.data < len(game.players):
-        if services.current_hand(game, services.rules_of(game)) == form.hand.data:
-            services.set_down(game, form.hand.data, form.seat.data, form.going_down)
+    if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
+        services.set_down(game, form.hand.data, form.seat.data, form.going_down)
     return _back(game, token)
+
+
+def _seen_version(form: Any) -> int | None:
+    """The version of the game a form was drawn from (None if it sends none; a garbled one never matches)."""
+    if form.version.errors or form.version.process_errors:
+        return -1
+    value: int | None = form.version.data
+    return value
 
 
 def _back(game: Any, token: str) -> Any:
@@ -330,7 +346,7 @@ def undo(token: str) -> Any:
     form = VersionForm()
     form.validate()
     try:
-        change = services.undo(game, form.version.data)
+        change = services.undo(game, _seen_version(form))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -351,7 +367,7 @@ def correct(token: str, number: int) -> Any:
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), form.version.data,
+        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
                               exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "stale":
@@ -401,8 +417,8 @@ def share(token: str) -> str:
     game, can_edit = load(token)
     links = []
     if can_edit:
-        links.append(("edit", url_for("games.play", token=token, _external=True)))
-    links.append(("view", url_for("games.play", token=game.view_token, _external=True)))
+        links.append(("edit", public.external_url("games.play", token=token)))
+    links.append(("view", public.external_url("games.play", token=game.view_token)))
     codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
                                                                        omitsize=False)))
              for kind, url in links]
@@ -427,7 +443,9 @@ def export_json(token: str) -> Response:
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(services.export_csv(game))
+    words = services.CsvWords(hand=gettext("Hand"), out=gettext("Went out"), total=gettext("Total"),
+                              buys=lambda name: gettext("Buys: %(name)s", name=name))
+    resp = make_response(services.export_csv(game, words))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
     return resp
@@ -440,9 +458,12 @@ def import_game() -> Any:
     form = ImportForm()
     form.validate()
     raw = form.file.data
-    text = raw.read(200_000).decode("utf-8", "replace") if raw else (form.json.data or "")
+    limit = current_app.config["IMPORT_MAX_BYTES"]
+    text = raw.read(limit + 1).decode("utf-8", "replace") if raw else (form.json.data or "")
+    if len(text) > limit:
+        return render_template("games/import.html", error=error_text("too_large", {"kb": limit // 1000})), 413
     try:
-        data = json.loads(text)
+        data = jsonio.loads(text)
         game, edit = services.import_data(data)
     except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
         return render_template("games/import.html", error=game_error_text(e)), status_of(e)
