@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import format_decimal, gettext
 
-from ...cards import Card, CardError
+from ...cards import Card, CardError, Rank, rank_display
 from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
@@ -121,7 +121,7 @@ def status_of(e: RefereeError) -> int:
 def param_text(name: str, value: Any) -> str:
     """A message parameter in the reader's language: cards in their letters, numbers in their digits, an
     expectation ("a whole number") translated, lists joined."""
-    from ..i18n import card_text
+    from ..i18n import card_text, lang
 
     if isinstance(value, (list, tuple)):
         return ", ".join(param_text(name, v) for v in value)
@@ -131,10 +131,14 @@ def param_text(name: str, value: Any) -> str:
         from ..words import notation_words
 
         return notation_words(value)
-    if name.endswith("card") or name.endswith("cards") or name == "represents":
+    if name.endswith("card") or name.endswith("cards") or name in ("represents", "rank"):
         try:
             return card_text(Card.parse(value))
         except CardError:
+            pass
+        try:  # a rank alone (a leftover card, where suits do not count), in the reader's letters
+            return rank_display(Rank.parse(value), lang())
+        except (CardError, AttributeError):
             return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(format_decimal(value))
