@@ -182,3 +182,14 @@ def test_one_spelling_for_one_term(client, lang):
             found = re.search(r"(?<!\w)%s(?!\w)" % re.escape(word), seen, re.I)
             assert not found, f"{lang}: “{word}” is written “{used}” here (docs/i18n.md); found: " + \
                 seen[max(0, found.start() - 60):found.end() + 20]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_markdown_left_in_rules_text(client, lang):
+    """A "> " that did not become a note (a blockquote glued to its paragraph), or a stray "**" or "{{",
+    is markup the reader sees."""
+    for path, v in pages(client, lang):
+        if not path.startswith("/rules"):
+            continue
+        for node in v.text:
+            assert not re.search(r"(^|\s)>\s|\*\*|\{\{|\}\}", node), (path, node.strip()[:120])
