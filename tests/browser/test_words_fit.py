@@ -8,6 +8,7 @@ import urllib.request
 import pytest
 
 from referee import rulebook
+from referee.families import FAMILIES
 from tests.browser.browserkit import fits_phone, shot
 
 pytestmark = pytest.mark.browser
@@ -64,3 +65,16 @@ def test_screens_fit_in_every_language(page, live_server, game, lang):
         check(page, path)
     page.goto(f"{live_server}/new?lang={lang}")
     shot(page, f"words-new-{lang}")
+
+
+@pytest.mark.parametrize("lang", rulebook.LANGS)
+def test_rules_tables_fit_in_every_language(page, live_server, lang):
+    """The rules pages' tables (decks, contracts, penalties, variants, house rules) fit the phone without sideways
+    scrolling in every language, as they do in English: a long word (a German compound, "personalizados") that
+    pushes a column out of sight is broken where it may be."""
+    for family in FAMILIES:
+        page.goto(f"{live_server}/rules/{family}?lang={lang}")
+        overflow = page.evaluate(
+            "[...document.querySelectorAll('main .scroll')].map(e => e.scrollWidth - e.clientWidth)")
+        assert overflow and not any(overflow), (family, overflow)
+        check(page, f"/rules/{family}")
