@@ -464,10 +464,16 @@ class Rules:
         return self.family.penalties[rank.symbol]
 
     def can_hold(self, hand: int, buys: int = 0) -> int:
-        """The most cards a player who did not go out can hold when ``hand`` ends: the deal, the card drawn in
-        the turn that went unfinished, and for each buy the discard and the penalty card."""
+        """The most cards a player who did not go out can hold when ``hand`` ends: the deal, and for each buy
+        the discard and the penalty card. Every turn's draw is matched by its discard; only the player who
+        went out was in the middle of a turn.
+
+        >>> r = resolve("contract")
+        >>> r.can_hold(1), r.can_hold(4, buys=2)
+        (10, 16)
+        """
         spec = self.hand(min(hand, len(self.hands)))  # a replay is the last hand again
-        return spec.deal + 1 + (1 + BUY_EXTRA_CARDS) * buys
+        return spec.deal + (1 + BUY_EXTRA_CARDS) * buys
 
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""

@@ -94,6 +94,14 @@ CODES: dict[str, Code] = {
                                                       "cards (%(cards)s).")),
     "impossible_total": Code("rule-penalty-values", N_("%(player)s: no cards left in hand could make %(total)s "
                                                        "points.")),
+    "total_too_high": Code("rule-penalty-values", N_(
+        "%(player)s: %(total)s points is more than anyone can have left in this hand: at most %(maximum)s cards, "
+        "worth at most %(highest)s points in this pack.")),
+    "too_many_copies_left": Code("rule-decks", N_(
+        "Too many copies of %(card)s left in hand (%(players)s): %(count)s, but the pack holds %(copies)s.")),
+    "pack_cannot_make": Code("rule-decks", N_(
+        "%(players)s: one pack (%(decks)s decks, %(jokers)s jokers) cannot leave all of this in their hands at "
+        "once. Check their entries.")),
     "missing_cards": Code("rule-scoring", N_("Enter the cards %(player)s has left, or their total.")),
 }
 

@@ -378,6 +378,8 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
             raise Refusal("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
         if isinstance(cards, int) and not isinstance(cards, bool):
             entries[seat[name]] = services.entry(total=cards)
+        elif isinstance(cards, str) and len(cards) <= 400:  # one string of cards separated by spaces
+            entries[seat[name]] = services.entry(cards)
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 40:
             entries[seat[name]] = services.entry(cards)
         else:

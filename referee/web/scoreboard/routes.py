@@ -242,11 +242,12 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any) -> dict[int, services.Entry]:
+def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
     """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
-    notation."""
+    notation. A total that is not a number is refused naming the player."""
+    names = [p.name for p in players]
     return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
-            for seat, (cards, total) in form.leftovers().items()}
+            for seat, (cards, total) in form.leftovers(names).items()}
 
 
 def _hand_number(form: Any) -> int:
@@ -262,7 +263,7 @@ def record(token: str) -> Any:
     form.validate()
     try:
         number = _hand_number(form)
-        entries = _entries(form)
+        entries = _entries(form, game.players)
         hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "already_recorded":
@@ -350,7 +351,7 @@ def correct(token: str, number: int) -> Any:
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        services.correct_hand(game, number, form.out_seat(), _entries(form), form.version.data,
+        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), form.version.data,
                               exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "stale":
@@ -443,10 +444,10 @@ def import_game() -> Any:
     try:
         data = json.loads(text)
         game, edit = services.import_data(data)
+    except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
+        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
-    except RefereeError as e:
-        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     return remember(redirect(url_for("games.play", token=edit)), edit)
 
 
