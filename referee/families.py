@@ -247,6 +247,9 @@ LIVERPOOL = Family(
     penalties=_penalties(lambda v: 5, joker=15),
     defaults=_COMMON_DEFAULTS | {
         "set_min_naturals": 2,
+        # "No puede añadir un segundo comodín … a menos que las cartas naturales … identifiquen claramente la
+        # posición": the document states it as the rule, adding that house rules vary
+        "second_wild_needs_fixed_position": True,
         "contract_extra_cards": True,
         "lay_off_same_turn": True,
         "joker_swap": True,
@@ -539,6 +542,13 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
     return value
 
 
+def check_players(fam: Family, players: Any, field: str = "players") -> None:
+    """Is ``players`` a table this family is played by? The one check every ruling makes (``field`` names the
+    input that said how many: a count, or the seats of a table)."""
+    if not isinstance(players, int) or isinstance(players, bool) or not fam.players[0] <= players <= fam.players[1]:
+        raise RulesError("players_out_of_range", field, minimum=fam.players[0], maximum=fam.players[1])
+
+
 def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = None) -> Rules:
     """The rules of one game. Raises ``RulesError`` naming the bad input."""
     fam = family(fid)
@@ -552,8 +562,7 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
         raise RulesError("bad_options", "options")
     if players is None:
         players = fam.ideal[0]
-    if not isinstance(players, int) or isinstance(players, bool) or not fam.players[0] <= players <= fam.players[1]:
-        raise RulesError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+    check_players(fam, players)
 
     chosen = dict(fam.defaults)
     for vid in dict.fromkeys(variants):

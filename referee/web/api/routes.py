@@ -118,6 +118,19 @@ def rule_url(rules: Rules, anchor: str) -> str:
     return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
 
 
+def rules_json(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
+    """The rules an answer rests on, each with its link in the asker's language."""
+    return [{"rule": a, "rule_url": rule_url(rules, a)} for a in anchors]
+
+
+def kind_field(data: dict[str, Any]) -> str | None:
+    """How the meld on the table was put down, where its cards could be either: "set" or "run" (optional)."""
+    kind = data.get("kind")
+    if kind is not None and kind not in ("set", "run"):
+        raise Refusal("wrong_type", "kind", expected=N_("\"set\" or \"run\""))
+    return kind
+
+
 def violation_json(rules: Rules, v: Violation) -> dict[str, Any]:
     return {"code": v.code, "meld": v.meld, "rule": v.rule, "rule_url": rule_url(rules, v.rule),
             "message": message(v.code, v.params), "params": v.params}
@@ -194,6 +207,7 @@ def check(data: dict[str, Any]) -> Response:
         "contract": contract_json(rules, hand),
         "melds": [meld_json(m) for m in verdict.melds],
         "violations": [violation_json(rules, v) for v in verdict.violations],
+        "rules": rules_json(rules, verdict.rules),
     })
 
 
@@ -203,12 +217,15 @@ def layoff(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     meld = cards_field(need(data, "meld"), "meld", maximum=20)
     cards = cards_field(need(data, "cards"), "cards", maximum=20)
-    ruling = table.layoff(rules, meld, cards, bool_field(data, "down", True), bool_field(data, "same_turn", False))
+    ruling = table.layoff(rules, meld, cards, bool_field(data, "down", True), bool_field(data, "same_turn", False),
+                          kind_field(data))
     return jsonify({
         "valid": ruling.valid,
         "meld": [str(c) for c in ruling.meld.cards],
+        "kind": ruling.meld.kind,
         "placed": [{"card": str(c), "end": where} for c, where in ruling.placed],
         "violations": [violation_json(rules, v) for v in ruling.violations],
+        "rules": rules_json(rules, ruling.rules),
     })
 
 
@@ -218,12 +235,13 @@ def swap(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     meld = cards_field(need(data, "meld"), "meld", maximum=20)
     card = cards_field([need(data, "card")], "card")[0]
-    ruling = table.swap(rules, meld, card)
+    ruling = table.swap(rules, meld, card, kind_field(data))
     return jsonify({
         "valid": ruling.valid,
         "represents": [{"card": str(c), "as": a} for c, a in ruling.represents],
         "meld": [str(c) for c in ruling.meld.cards] if ruling.meld is not None and ruling.valid else None,
         "violations": [violation_json(rules, v) for v in ruling.violations],
+        "rules": rules_json(rules, ruling.rules),
     })
 
 
@@ -242,11 +260,14 @@ def arrange(data: dict[str, Any]) -> Response:
         "note": error_text("search_exhausted") if result.exhausted else None,
         "contract": contract_json(rules, hand),
         "melds": [[str(c) for c in m] for m in result.melds],
+        "kinds": result.kinds,
         "unused": [str(c) for c in result.unused],
         "cards_left": len(result.unused),
         "missing": result.missing,
         "needs": result.needs,
+        "needs_natural": result.needs_natural,
         "violations": [violation_json(rules, v) for v in result.violations],
+        "rules": rules_json(rules, result.rules),
     })
 
 
@@ -285,6 +306,7 @@ def buy(data: dict[str, Any]) -> Response:
         "rule": table_rule(ruling.reason),
         "rule_url": rule_url(rules, table_rule(ruling.reason)),
         "buys_left": ruling.buys_left,
+        "rules": rules_json(rules, ruling.rules),
     })
 
 

@@ -113,6 +113,10 @@ def param_text(name: str, value: Any) -> str:
         return ", ".join(param_text(name, v) for v in value)
     if name == "expected":
         return gettext(str(value))
+    if name in ("contract", "melds") and isinstance(value, str):  # melds in notation: in words
+        from ..rules.routes import notation_words
+
+        return notation_words(value)
     if name.endswith("card") or name.endswith("cards") or name == "represents":
         try:
             return card_text(Card.parse(value))
