@@ -230,7 +230,8 @@ class TestPages:
         for key in ("ruleset", "variants", "options", "players", "hands", "buys", "down", "totals"):
             assert again[key] == exported[key], key
         csv = client.get(f"/g/{g['edit_token']}/export.csv").get_data(as_text=True)
-        assert csv.splitlines()[0] == "hand,out,Ann,Ben,Cy,Dee" and csv.splitlines()[1] == "1,Ann,0,45,20,5"
+        assert csv.splitlines()[0] == "Hand,Went out,Ann,Ben,Cy,Dee,Buys: Ann,Buys: Ben,Buys: Cy,Buys: Dee"
+        assert csv.splitlines()[1] == "1,Ann,0,45,20,5,0,0,1,0"
 
     def test_bad_import(self, client):
         assert client.post("/import", data={"json": "{nope"}).status_code == 400

@@ -21,6 +21,7 @@ from ...families import FAMILIES, OPTIONS, Family, Rules, facts, resolve
 from ...i18n import N_
 from ...melds import Meld
 from ...verdicts import CODES, Violation
+from .. import public
 from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
 from ..scoreboard import services
@@ -370,13 +371,14 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 
 
 @bp.post("/games")
+@public.writes
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
     game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                       need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
-                    "edit_url": url_for("games.play", token=edit, _external=True),
-                    "view_url": url_for("games.play", token=game.view_token, _external=True)}), 201
+                    "edit_url": public.external_url("games.play", token=edit),
+                    "view_url": public.external_url("games.play", token=game.view_token)}), 201
 
 
 @bp.get("/games/<game_id>")
@@ -389,6 +391,8 @@ def get_game(game_id: str) -> Any:
 def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
     seat = {p.name: p.seat for p in game.players}
     out = data.get("out")
+    if out is not None and not isinstance(out, str):
+        raise Refusal("wrong_type", "out", expected=N_("a name"))
     if out is not None and out not in seat:
         raise Refusal("unknown_player", "out", status=422, name=str(out)[:40])
     leftovers = data.get("leftovers") or {}
@@ -410,6 +414,7 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 
 
 @bp.post("/games/<game_id>/hands")
+@public.writes
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
@@ -417,7 +422,8 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
         hand = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
-                                 exact_cut=bool_field(data, "exact_cut", False))
+                                    exact_cut=bool_field(data, "exact_cut", False),
+                                    expected_version=version_field(data))
     except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
@@ -426,16 +432,23 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
+@public.writes
 @with_lang
 def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
     game = _game_for(game_id, write=True)
-    expected = data.get("version")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    expected = version_field(data)
     out, entries = _api_entries(game, data)
     hand = services.correct_hand(game, number, out, entries, expected, via="api",
                                  exact_cut=bool_field(data, "exact_cut", False))
     return hand_result(game, hand), 200
+
+
+def version_field(data: dict[str, Any]) -> int | None:
+    """The game's version the client last read (optional): a write is refused (409) if the game moved on."""
+    expected = data.get("version")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    return expected
 
 
 def hand_result(game: Any, hand: Any) -> Response:
@@ -445,11 +458,14 @@ def hand_result(game: Any, hand: Any) -> Response:
 
 
 @bp.post("/games/<game_id>/buys")
+@public.writes
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
     seat = {p.name: p.seat for p in game.players}
     player = need(data, "player")
+    if not isinstance(player, str):
+        raise Refusal("wrong_type", "player", expected=N_("a name"))
     if player not in seat:
         raise Refusal("unknown_player", "player", status=422, name=str(player)[:40])
     number = int_field(data, "hand")
