@@ -117,7 +117,9 @@ def option_value(name: str, value: Any, fam: Family | None = None) -> str:
     if isinstance(value, list):
         if name == "contracts":
             return "; ".join(contract_words(Contract.parse(v)) for v in value)
-        return ", ".join(gettext(words[v]) if v in words else rank_letters(v) if len(v) == 1 else v for v in value)
+        jokers = pgettext("the cards that are wild", "Jokers")  # es and pt: not "Comodines: Comodines"
+        return ", ".join(jokers if v == "JK" else gettext(words[v]) if v in words else
+                         rank_letters(v) if len(v) == 1 else v for v in value)
     if isinstance(value, int):
         if value == 0 and o.zero is not None:
             return gettext(o.zero)

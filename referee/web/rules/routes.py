@@ -226,6 +226,12 @@ def _fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
 
 
+def _searchable(text: str) -> str:
+    """Text as a reader types and reads it: without the soft hyphens that let long words break in a table, and
+    without the house-rule table's "§" links."""
+    return re.sub(r"\s§(?=\s|$)", "", text.replace("\u00ad", ""))
+
+
 @lru_cache(maxsize=64)
 def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     """(anchor, heading, plain text) of each part of a rules page."""
@@ -234,8 +240,8 @@ def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     out = []
     i = 1
     while i < len(parts):
-        anchor, heading = parts[i + 1], rulebook.plain(parts[i + 2])
-        body = rulebook.plain(parts[i + 3]) if i + 3 < len(parts) else ""
+        anchor, heading = parts[i + 1], _searchable(rulebook.plain(parts[i + 2]))
+        body = _searchable(rulebook.plain(parts[i + 3])) if i + 3 < len(parts) else ""
         out.append((anchor, heading, body))
         i += 4
     return out
