@@ -13,7 +13,8 @@ from typing import Sequence
 from .cards import Card, Suit
 from .errors import RefereeError
 from .families import Rules, check_players
-from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, meld_rules, position_card, readings, wild_at, wild_rule_breaks
+from .melds import (HIGH_ACE, LOW_ACE, Meld, analyze, end_spreads, meld_rules, position_card, readings, run_bounds,
+                    wild_at, wild_rule_breaks)
 from .verdicts import CODES, Violation, cite
 
 
@@ -201,7 +202,7 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
             if lo - below >= bottom and hi + len(spare) - below <= top and hi - lo + 1 + len(spare) <= 13]
     if not ways:
         return LayoffRuling(False, table, [Violation("run_too_long")])
-    floating = len(spare) if len(ways) > 1 else 0
+    floating = _floating(rules, layout, spare, suit)
     first_breaks: list[tuple[str, dict[str, object]]] | None = None
     for below in ways:
         trial = dict(layout)
@@ -220,6 +221,19 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
             first_breaks = breaks
     assert first_breaks is not None
     return LayoffRuling(False, table, [Violation(code, None, params) for code, params in first_breaks])
+
+
+def _floating(rules: Rules, layout: dict[int, Card], spare: list[Card], suit: Suit) -> int:
+    """How many of the run's end wild cards the natural cards leave free to sit at the other end, as ``analyze``
+    counts them: the wild cards already on the table do not fix the place of another one."""
+    naturals = sorted(p for p, c in layout.items() if not wild_at(p, c, suit))
+    length = len(layout) + len(spare)
+    outer = length - (naturals[-1] - naturals[0] + 1)
+    if not outer:
+        return 0
+    ace_high = HIGH_ACE in naturals
+    bounds = run_bounds(rules.ace, ace_high or LOW_ACE in naturals, ace_high)
+    return outer if len(end_spreads(naturals[0], naturals[-1], outer, bounds, length)) > 1 else 0
 
 
 def run_meld(layout: tuple[tuple[int, Card], ...], suit: Suit) -> Meld:

@@ -88,6 +88,18 @@ class TestLayoff:
         assert not r.valid and [v.code for v in r.violations] == ["run_too_many_wilds"]
 
 
+    @pytest.mark.parametrize("meld, add, valid", [
+        # the joker on the table does not fix the place of a second one: the natural cards must
+        ("JK 2s 3s 4s", "JK", False), ("2s 3s 4s JK", "JK", False), ("5s 6s JK 8s", "JK", False),
+        ("As 2s 3s JK", "JK", True),  # nothing below the ace: both jokers can only go above
+        ("JK 2s 3s 4s", "5s", True),
+    ])
+    def test_second_wild_needs_the_natural_cards(self, meld, add, valid):
+        r = layoff(rules(), cards(meld), cards(add), kind="run")
+        assert r.valid is valid
+        assert r.valid or [v.code for v in r.violations] == ["second_wild_position"]
+
+
 class TestSwap:
     def test_run(self):
         r = swap(rules(), cards("5h JK 7h 8h"), Card.parse("6h"))
