@@ -40,6 +40,8 @@ class Game(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, default=1)  # bumps with every change: ETag and stale-edit guard
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # set when the table ended the game before its last hand: the standings are those of the hands played
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.seat",
                                                  cascade="all, delete-orphan")
