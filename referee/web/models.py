@@ -11,16 +11,35 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, event, false
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    and_,
+    event,
+    false,
+    func,
+    select,
+)
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, foreign, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects keep what they hold after a commit: a request that writes goes on to render what it wrote without
+# reading it back. Each write in ``services`` expires the attributes it changed.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+
+# the changes that undo can take back, newest first
+UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared",
+            "ended_early")
 
 
 def now() -> datetime:
@@ -43,10 +62,12 @@ class Game(db.Model):  # type: ignore[name-defined]
     # set when the table ended the game before its last hand: the standings are those of the hands played
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
+    # What a page needs comes in few statements: the game row brings its players, the buys of the hand being
+    # played and the change undo would take back (joined); the hands bring their results (joined).
     players: Mapped[list[Player]] = relationship(back_populates="game", order_by="Player.seat",
-                                                 cascade="all, delete-orphan")
+                                                 cascade="all, delete-orphan", lazy="joined")
     hands: Mapped[list[Hand]] = relationship(back_populates="game", order_by="Hand.number",
-                                             cascade="all, delete-orphan")  # results come with them (selectin)
+                                             cascade="all, delete-orphan")
     buys: Mapped[list[Buy]] = relationship(cascade="all, delete-orphan")
     downs: Mapped[list[Down]] = relationship(cascade="all, delete-orphan")
     changes: Mapped[list[Change]] = relationship(order_by="Change.id", cascade="all, delete-orphan")
@@ -79,7 +100,7 @@ class Hand(db.Model):  # type: ignore[name-defined]
 
     game: Mapped[Game] = relationship(back_populates="hands")
     results: Mapped[list[Result]] = relationship(back_populates="hand", order_by="Result.seat",
-                                                 cascade="all, delete-orphan", lazy="selectin")
+                                                 cascade="all, delete-orphan", lazy="joined")
 
 
 class Result(db.Model):  # type: ignore[name-defined]
@@ -136,6 +157,32 @@ class Change(db.Model):  # type: ignore[name-defined]
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+def _hands_of_game() -> Any:
+    """How many hands the game has recorded (replays included), as a subquery correlated to the game row."""
+    hand = aliased(Hand)
+    return select(func.count(hand.id)).where(hand.game_id == Game.id).correlate(Game).scalar_subquery()
+
+
+def _last_undoable_id() -> Any:
+    change = aliased(Change)
+    return (select(func.max(change.id)).where(change.game_id == Game.id, change.undone == false(),
+                                              change.kind.in_(UNDOABLE)).correlate(Game).scalar_subquery())
+
+
+# The next hand's number without loading the hands: the count of those recorded, read with the game row.
+Game.hands_recorded = column_property(_hands_of_game())  # type: ignore[attr-defined]
+
+# The buys of the hand being played (the one after the last recorded), read with the game row.
+Game.current_buys = relationship(  # type: ignore[attr-defined]
+    Buy, viewonly=True, lazy="joined", order_by=Buy.id,
+    primaryjoin=lambda: and_(foreign(Buy.game_id) == Game.id, Buy.hand_number == _hands_of_game() + 1))
+
+# The change undo would take back: the newest one not undone yet.
+Game.last_undoable = relationship(  # type: ignore[attr-defined]
+    Change, viewonly=True, lazy="joined", uselist=False,
+    primaryjoin=lambda: and_(foreign(Change.game_id) == Game.id, Change.id == _last_undoable_id()))
 
 
 @event.listens_for(Engine, "connect")

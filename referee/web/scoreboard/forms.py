@@ -1,37 +1,175 @@
-"""The scoreboard's forms (Flask-WTF): each parses one request and carries its CSRF token.
+"""The scoreboard's forms (Flask-WTF). Each reads what a page posts; the routes turn a field that does not hold
+what it should into the refusal that names it, in the reader's language, and keep what was typed.
 
-A form here only reads what was sent; the service it is handed to decides (and refuses in the reader's
-language) what the game allows.
+The record and correct forms have one cards field and one total field per seat, so their class is made for the
+number of players (``hand_form(n)``).
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+from typing import Any
+
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
-from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional
+from flask_wtf.file import FileField
+from wtforms import Field, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
+
+from ..errors import Refusal
+
+WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
-class VersionedForm(FlaskForm):
-    """A change made from a page: ``version`` is the game's version the page showed (a stale page is told)."""
+class WholeNumberField(IntegerField):
+    """A whole number as a phone's keypad types it: ASCII digits, an optional minus, at most nine digits
+    (``int`` alone would also take "1_000" and "٣"). Anything else leaves ``data`` None and an error."""
 
-    version = IntegerField(validators=[Optional()])
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        text = valuelist[0].strip() if isinstance(valuelist[0], str) else ""
+        if text and WHOLE.fullmatch(text):
+            self.data = int(text)
+        else:
+            self.data = None  # type: ignore[assignment]
+            if text:
+                raise ValueError("not a whole number")  # the routes answer with a refusal that names the field
 
 
-class EndEarlyForm(VersionedForm):
-    """End the game now, with the standings of the hands played."""
+class ListField(Field):
+    """Every value a repeated field posts (``name=Ann&name=Ben``), in order, as text."""
+
+    def process_data(self, value: Any) -> None:
+        self.data = list(value or ())
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = [v for v in valuelist if isinstance(v, str)]
+
+    def _value(self) -> str:
+        return ""
 
 
-class RedoForm(VersionedForm):
-    """Do again what the last undo took back."""
+class SeatForm(FlaskForm):
+    """A tap on one player's row of the hand being played (the buy and down buttons)."""
+
+    hand = WholeNumberField(validators=[InputRequired()])
+    seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
+
+
+class BuyForm(SeatForm):
+    action = StringField()  # "remove": take the player's last buy back
+
+    @property
+    def removing(self) -> bool:
+        return self.action.data == "remove"
+
+
+class DownForm(SeatForm):
+    down = StringField()  # "1": the player has gone down; anything else: not down
+
+    @property
+    def going_down(self) -> bool:
+        return self.down.data == "1"
+
+
+class VersionForm(FlaskForm):
+    """Undo: the version of the game the page showed (a stale page is refused)."""
+
+    version = WholeNumberField(validators=[Optional()])
+
+
+class HandFormBase(FlaskForm):
+    """One hand's result: who went out (a seat, or "stock"), each other player's leftover cards or typed total,
+    and whether the cut was exact. ``hand_form(n)`` adds the per-seat fields."""
+
+    hand = WholeNumberField(validators=[Optional()])
+    version = WholeNumberField(validators=[Optional()])
+    out = StringField()
+    exact_cut = StringField()  # "1": the cutter cut exactly the cards needed
+
+    players: int = 0
+
+    @property
+    def cut_was_exact(self) -> bool:
+        return self.exact_cut.data == "1"
+
+    def out_seat(self) -> int | None:
+        """The seat that went out; None when the stock ran out."""
+        text = (self.out.data or "").strip()
+        if text == "stock":
+            return None
+        if WHOLE.fullmatch(text):
+            return int(text)
+        raise Refusal("bad_out", "out")
+
+    def leftovers(self) -> dict[int, tuple[list[str], int | None]]:
+        """Each seat's card tokens and typed total, as posted; a total that is not a whole number is refused."""
+        out = {}
+        for seat in range(self.players):
+            cards = self[f"cards_{seat}"].data or ""
+            total = self[f"total_{seat}"]
+            if total.errors or total.process_errors:
+                raw = (total.raw_data or [""])[0]
+                raise Refusal("impossible_total", f"total_{seat}", player=str(seat), total=str(raw).strip()[:10])
+            out[seat] = (cards.replace(",", " ").split(), total.data)
+        return out
+
+
+@lru_cache(maxsize=16)
+def hand_form(players: int) -> type[HandFormBase]:
+    """The hand form for a table of ``players``: ``cards_<seat>`` and ``total_<seat>`` for each seat."""
+    fields: dict[str, Any] = {"players": players}
+    for seat in range(players):
+        fields[f"cards_{seat}"] = StringField()
+        fields[f"total_{seat}"] = WholeNumberField(validators=[Optional()])
+    return type(f"HandForm{players}", (HandFormBase,), fields)
+
+
+class SetupForm(FlaskForm):
+    """The new-game screen: family, players' names, variants, the first dealer and the house rules; ``action``
+    is the button pressed ("start", "add", "remove:<seat>", "update")."""
+
+    family = SelectField(choices=(), validate_choice=False)
+    name = ListField()
+    variants = ListField()
+    first_dealer = WholeNumberField(validators=[Optional()])
+    action = StringField(default="start")
+
+    def removing(self) -> int | None:
+        """The seat whose ✕ was pressed, if one was."""
+        action = self.action.data or ""
+        if action.startswith("remove:") and WHOLE.fullmatch(action[len("remove:"):]):
+            return int(action[len("remove:"):])
+        return None
+
+
+class TokenForm(FlaskForm):
+    """Forget a game on this phone: its link's token."""
+
+    token = StringField(validators=[Length(max=64)])
+
+
+class ImportForm(FlaskForm):
+    """A game exported as JSON: the file, or its text pasted."""
+
+    file = FileField()
+    json = TextAreaField()
+
+
+class DeleteForm(FlaskForm):
+    """Delete a game: nothing but the form token."""
 
 
 class RenameForm(FlaskForm):
-    seat = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    """A player's new name, at any point of the game."""
+
+    seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
     name = StringField(validators=[InputRequired()])
 
 
 class SeatMoveForm(FlaskForm):
-    """Move one player a seat up or down the table (before the first hand)."""
+    """Move one player a seat up or down the table (before the first hand): ``move`` is "up" or "down"."""
 
-    seat = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
     move = StringField(validators=[AnyOf(("up", "down"))])

@@ -24,12 +24,13 @@ from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
-from ..forms import as_int, options_from_form
+from ..forms import options_from_form
 from ..i18n import lang, message
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
-from .forms import EndEarlyForm, RedoForm, RenameForm, SeatMoveForm
+from .forms import (BuyForm, DeleteForm, DownForm, ImportForm, RenameForm, SeatMoveForm, SetupForm, TokenForm,
+                    VersionForm, hand_form)
 
 bp = Blueprint("games", __name__)
 
@@ -97,9 +98,9 @@ def mine() -> str:
 
 @bp.post("/games/forget")
 def forget_game() -> BaseResponse:
-    token = request.form.get("token", "")
+    form = TokenForm()
     resp = redirect(url_for("games.mine"))
-    return forget(resp, token)
+    return forget(resp, form.token.data or "") if form.validate() else resp
 
 
 # ------------------------------------------------------------------------------------------ new game
@@ -116,18 +117,21 @@ def new() -> Any:
     if request.method == "GET":
         names = default_names(fam.ideal[0])
         return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
-    names = [n for n in request.form.getlist("name")]
-    action = request.form.get("action", "start")
+    form = SetupForm()
+    form.validate()  # each field is read as far as it can be; the engine refuses what the game cannot be
+    names = list(form.name.data)
+    action = form.action.data or "start"
+    removed = form.removing()
     if action == "add" and len(names) < fam.players[1]:
         names.append(gettext("Player %(n)s", n=len(names) + 1))
-    elif action.startswith("remove:") and len(names) > 1:
-        idx = as_int(action.split(":")[1])
-        if idx is not None and 0 <= idx < len(names):
-            names.pop(idx)
-    variants = request.form.getlist("variants")
+    elif removed is not None and len(names) > 1 and removed < len(names):
+        names.pop(removed)
+    variants = list(form.variants.data)
     options = _options_from(request.form, fam_id)
-    dealer = request.form.get("first_dealer", "0")
-    first_dealer = as_int(dealer) or 0
+    if form.first_dealer.errors:  # not a seat: refused by name when the game is started
+        first_dealer = -1 if action == "start" else 0
+    else:
+        first_dealer = form.first_dealer.data or 0
     if action != "start":
         return render_template("games/new.html", **_setup_context(fam, names, variants, request.form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
@@ -288,36 +292,25 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any, n_players: int) -> dict[int, services.Entry]:
-    entries = {}
-    for seat in range(n_players):
-        raw = (form.get(f"cards_{seat}") or "").replace(",", " ").split()
-        total_raw = (form.get(f"total_{seat}") or "").strip()
-        total = as_int(total_raw)
-        if total_raw and total is None:
-            raise Refusal("impossible_total", f"total_{seat}", player=str(seat), total=total_raw[:10])
-        entries[seat] = services.entry(raw, total)
-    return entries
+def _entries(form: Any) -> dict[int, services.Entry]:
+    return {seat: services.entry(cards, total) for seat, (cards, total) in form.leftovers().items()}
 
 
-def _out_seat(form: Any) -> int | None:
-    out = form.get("out", "")
-    if out == "stock":
-        return None
-    if as_int(out) is not None:
-        return as_int(out)
-    raise Refusal("bad_out", "out")
+def _hand_number(form: Any) -> int:
+    if form.hand.errors or form.hand.data is None:
+        raise Refusal("bad_hand", "hand")
+    return int(form.hand.data)
 
 
 @bp.post("/g/<token>/hand")
 def record(token: str) -> Any:
     game = edit_only(token)
-    number = request.form.get("hand", "")
+    form = hand_form(len(game.players))()
+    form.validate()
     try:
-        entries = _entries(request.form, len(game.players))
-        out = _out_seat(request.form)
-        hand = services.record_hand(game, as_int(number) or -1, out, entries,
-                                 exact_cut=request.form.get("exact_cut") == "1")
+        number = _hand_number(form)
+        entries = _entries(form)
+        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -334,37 +327,44 @@ def record(token: str) -> Any:
 @bp.post("/g/<token>/buy")
 def buy(token: str) -> Any:
     game = edit_only(token)
-    seat = request.form.get("seat", "")
-    number = request.form.get("hand", "")
+    form = BuyForm()
     try:
-        if request.form.get("action") == "remove":
-            services.remove_buy(game, as_int(number) or -1, as_int(seat) or 0)
+        if not form.validate():
+            _seat_refusal(form)
+        if form.removing:
+            services.remove_buy(game, form.hand.data, form.seat.data)
         else:
-            seat_n = as_int(seat)
-            outcome = services.add_buy(game, as_int(number) or -1, seat_n if seat_n is not None else -1)
+            outcome = services.add_buy(game, form.hand.data, form.seat.data)
             if not outcome.added:
                 flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
                       rule=CODES[outcome.reason].rule), "warning")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
-    return _back(token)
+    return _back(game, token)
+
+
+def _seat_refusal(form: Any) -> None:
+    """A buy button's hidden fields that hold no hand or seat number (a page no phone sent)."""
+    if form.hand.errors:
+        raise Refusal("not_current_hand", "hand", hand=str((form.hand.raw_data or [""])[0])[:20])
+    raise Refusal("unknown_player", "player", name=str((form.seat.raw_data or [""])[0])[:40])
 
 
 @bp.post("/g/<token>/down")
 def down(token: str) -> Any:
     game = edit_only(token)
-    seat, number = request.form.get("seat", ""), request.form.get("hand", "")
-    seat_n, hand_n = as_int(seat), as_int(number)
-    if seat_n is not None and 0 <= seat_n < len(game.players) and hand_n is not None:
-        if services.state(game).current == hand_n:
-            services.set_down(game, hand_n, seat_n, request.form.get("down") == "1")
-    return _back(token)
+    form = DownForm()
+    if form.validate() and form.seat.data < len(game.players):
+        if services.current_hand(game, services.rules_of(game)) == form.hand.data:
+            services.set_down(game, form.hand.data, form.seat.data, form.going_down)
+    return _back(game, token)
 
 
-def _back(token: str) -> Any:
+def _back(game: Any, token: str) -> Any:
+    """After a tap on the board: htmx gets the board re-drawn from what the game now holds; a page without
+    scripts goes back to the scores."""
     if request.headers.get("HX-Request") == "true":
-        game, can_edit = load(token)
-        resp = make_response(board_fragment(game, can_edit, token))
+        resp = make_response(board_fragment(game, True, token))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")
@@ -373,9 +373,10 @@ def _back(token: str) -> Any:
 @bp.post("/g/<token>/undo")
 def undo(token: str) -> Any:
     game = edit_only(token)
-    version = request.form.get("version", "")
+    form = VersionForm()
+    form.validate()
     try:
-        change = services.undo(game, as_int(version))
+        change = services.undo(game, form.version.data)
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -385,7 +386,7 @@ def undo(token: str) -> Any:
 @bp.post("/g/<token>/redo")
 def redo(token: str) -> Any:
     game = edit_only(token)
-    form = RedoForm()
+    form = VersionForm()
     try:
         if not form.validate():
             raise Refusal("bad_request")
@@ -399,7 +400,7 @@ def redo(token: str) -> Any:
 @bp.post("/g/<token>/end")
 def end_early(token: str) -> Any:
     game = edit_only(token)
-    form = EndEarlyForm()
+    form = VersionForm()
     try:
         if not form.validate():
             raise Refusal("bad_request")
@@ -422,7 +423,7 @@ def _players_context(game: Any, token: str, **extra: Any) -> dict[str, Any]:
         f = RenameForm(formdata=None, seat=p.seat, name=p.name)
         forms.append((p, f))
     ctx = dict(game=game, token=token, st=services.state(game), rename_forms=forms, move_form=SeatMoveForm(),
-               can_move=not game.hands, error=None, error_seat=None)
+               can_move=not game.hands_recorded, error=None, error_seat=None)
     ctx.update(extra)
     return ctx
 
@@ -475,10 +476,11 @@ def correct(token: str, number: int) -> Any:
     if request.method == "GET":
         ctx["entered"] = _hand_as_form(hand)
         return render_template("games/correct.html", **ctx)
-    version = request.form.get("version", "")
+    form = hand_form(len(game.players))()
+    form.validate()
     try:
-        services.correct_hand(game, number, _out_seat(request.form), _entries(request.form, len(game.players)),
-                           as_int(version), exact_cut=request.form.get("exact_cut") == "1")
+        services.correct_hand(game, number, form.out_seat(), _entries(form), form.version.data,
+                              exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "stale":
             flash(game_error_text(e), "warning")
@@ -578,8 +580,10 @@ def export_csv(token: str) -> Response:
 def import_game() -> Any:
     if request.method == "GET":
         return render_template("games/import.html", error=None)
-    raw = request.files.get("file")
-    text = raw.read(200_000).decode("utf-8", "replace") if raw else request.form.get("json", "")
+    form = ImportForm()
+    form.validate()
+    raw = form.file.data
+    text = raw.read(200_000).decode("utf-8", "replace") if raw else (form.json.data or "")
     try:
         data = json.loads(text)
         game, edit = services.import_data(data)
@@ -593,6 +597,8 @@ def import_game() -> Any:
 @bp.post("/g/<token>/delete")
 def delete(token: str) -> BaseResponse:
     game = edit_only(token)
+    if not DeleteForm().validate():
+        abort(400)
     services.delete_game(game)
     flash(gettext("The game was deleted."), "saved")
     return forget(redirect(url_for("games.mine")), token)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import secrets
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -27,7 +29,7 @@ from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
 from ..errors import Refusal
-from ..models import Buy, Change, Down, Game, Hand, Player, Result, db, now
+from ..models import UNDOABLE, Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
 
@@ -89,14 +91,20 @@ def find(token: str) -> tuple[Game, bool] | None:
         return None
     digest = token_hash(token)
     game = db.session.execute(db.select(Game).where(
-        or_(Game.edit_hash == digest, Game.view_token == token))).scalar_one_or_none()
+        or_(Game.edit_hash == digest, Game.view_token == token))).unique().scalar_one_or_none()
     if game is None:
         return None
     return game, game.edit_hash == digest
 
 
 def rules_of(game: Game) -> Rules:
-    return resolve(game.family, game.variants, game.options, len(game.players))
+    """The rules a game is played by, resolved once for each set of settings (a game's never change)."""
+    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
+
+
+@lru_cache(maxsize=256)
+def _rules(family: str, variants: tuple[str, ...], options: str, players: int) -> Rules:
+    return resolve(family, list(variants), json.loads(options), players)
 
 
 # ------------------------------------------------------------------------------------------------ state
@@ -153,7 +161,7 @@ def state(game: Game) -> State:
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer)
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
-        st.buys = Counter(names[b.seat] for b in game.buys if b.hand_number == current)
+        st.buys = Counter(names[b.seat] for b in game.current_buys)
         st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
     if rows:
         st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays],
@@ -177,7 +185,8 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
           exact_cut: bool = False) -> list[Result]:
     """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
     names = [p.name for p in game.players]
-    buys = Counter(b.seat for b in game.buys if b.hand_number == number)
+    buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
+                                    [b for b in game.buys if b.hand_number == number]))
     cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
     scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
     if scored.violations:
@@ -201,10 +210,31 @@ def _lock(game: Game, expected: int | None = None) -> None:
     set_committed_value(game, "version", version)
 
 
+def _commit(game: Game, *changed: str) -> None:
+    """End a write. Objects keep their state over a commit (``models.db``); the game's attributes this write
+    changed are read again when next used."""
+    db.session.commit()
+    db.session.expire(game, ["last_undoable", "changes", *changed])
+
+
+def current_hand(game: Game, rules: Rules) -> int | None:
+    """The hand being played (None once the last is recorded), from the count read with the game row."""
+    number: int = game.hands_recorded + 1
+    return number if number <= len(rules.hands) and game.ended_at is None else None
+
+
 def _snapshot(hand: Hand) -> dict[str, Any]:
     return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
             "results": [{"seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
                         for r in hand.results]}
+
+
+def _add_results(hand: Hand, results: list[Result]) -> None:
+    """Insert a hand's results in one statement (the unit of work would send one INSERT a row on SQLite)."""
+    rows = db.session.scalars(insert(Result).returning(Result), [
+        {"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
+        for r in results]).all()
+    set_committed_value(hand, "results", sorted(rows, key=lambda r: r.seat))
 
 
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
@@ -212,7 +242,7 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     rules = rules_of(game)
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
-    recorded = len(game.hands)
+    recorded = game.hands_recorded
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
     if game.ended_at is not None:
@@ -226,13 +256,13 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     bonus = max(r.bonus for r in results)
     try:
         _lock(game)
-        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, results=results, cut_bonus=bonus,
-                    replay=replay)
+        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=bonus, replay=replay)
         db.session.add(hand)
         db.session.flush()
+        _add_results(hand, results)
         db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
                               after=_snapshot(hand)))
-        db.session.commit()
+        _commit(game, "hands", "hands_recorded", "current_buys")
     except IntegrityError:
         db.session.rollback()
         raise Refusal("already_recorded", "hand", hand=number) from None
@@ -258,7 +288,7 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
     db.session.flush()
     db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
                           after=_snapshot(hand)))
-    db.session.commit()
+    _commit(game)
     return hand
 
 
@@ -271,28 +301,46 @@ class BuyOutcome:
 
 
 def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
-    """One more buy for a player in the current hand, if the family's limit allows it."""
+    """One more buy for a player in the current hand, if the family's limit allows it.
+
+    The limit is checked on what the game row brought, and again by the INSERT itself once the write holds the
+    game (a buy from another phone in between cannot take a player past the limit)."""
     rules = rules_of(game)
-    st = state(game)
-    if st.current is None or number != st.current:
+    if number != current_hand(game, rules):
         raise Refusal("not_current_hand", "hand", hand=number)
     if not 0 <= seat < len(game.players):
         raise Refusal("unknown_player", "player", name=str(seat))
-    _lock(game)
-    used: int = db.session.execute(db.select(db.func.count()).select_from(Buy).where(
-        Buy.game_id == game.id, Buy.hand_number == number, Buy.seat == seat)).scalar_one()
     limit = rules.buy_limit
     name = game.players[seat].name
     if limit == 0:
-        db.session.rollback()
         return BuyOutcome(False, "no_buying", {}, 0)
+    used = sum(1 for b in game.current_buys if b.seat == seat)
     if limit is not None and used >= limit:
-        db.session.rollback()
         return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-    db.session.add(Buy(game_id=game.id, hand_number=number, seat=seat))
-    db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
+    _lock(game)
+    at = now()
+    hands = select(db.func.count(Hand.id)).where(Hand.game_id == game.id).scalar_subquery()
+    taken = select(db.func.count(Buy.id)).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                Buy.seat == seat).scalar_subquery()
+    allowed = [hands == number - 1] + ([] if limit is None else [taken < limit])
+    row = select(literal(game.id), literal(number), literal(seat), literal(at, Buy.created_at.type)).where(*allowed)
+    new_id = db.session.execute(insert(Buy).from_select(["game_id", "hand_number", "seat", "created_at"], row)
+                                .returning(Buy.id)).scalar_one_or_none()
+    if new_id is None:  # another phone recorded the hand or used the last buy first
+        db.session.rollback()
+        if number != current_hand(game, rules):
+            raise Refusal("not_current_hand", "hand", hand=number)
+        return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+    change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
+    db.session.add(change)
     db.session.commit()
-    return BuyOutcome(True, "buy_recorded", {"player": name}, None if limit is None else limit - used - 1)
+    # what the board shows next, kept in step without reading it back
+    set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
+                                                                        hand_number=number, seat=seat, created_at=at)])
+    set_committed_value(game, "last_undoable", change)
+    db.session.expire(game, ["buys", "changes"])
+    left = None if limit is None else limit - used - 1
+    return BuyOutcome(True, "buy_recorded", {"player": name}, left)
 
 
 def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
@@ -304,7 +352,7 @@ def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bo
         return False
     db.session.delete(last)
     db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
-    db.session.commit()
+    _commit(game, "buys", "current_buys")
     return True
 
 
@@ -321,15 +369,13 @@ def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit li
         return
     db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
                           hand_number=number, seat=seat))
-    db.session.commit()
-
-
-UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared",
-            "ended_early")
+    _commit(game, "downs")
 
 
 def last_change(game: Game) -> Change | None:
-    return next((c for c in reversed(game.changes) if c.kind in UNDOABLE and not c.undone), None)
+    """The change undo would take back (read with the game row)."""
+    change: Change | None = game.last_undoable
+    return change
 
 
 def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
@@ -366,7 +412,7 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     change.undone = True
     db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=n, seat=seat,
                           before={"undid": change.id, "kind": change.kind}))
-    db.session.commit()
+    _commit(game, "hands", "hands_recorded", "buys", "current_buys", "downs")
     return change
 
 
@@ -407,7 +453,7 @@ def redo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
         raise Refusal("nothing_to_redo", None)
     n, seat = change.hand_number, change.seat
     assert n is not None  # every change that can be undone belongs to a hand
-    if change.kind == "hand_recorded" and len(game.hands) != n - 1:
+    if change.kind == "hand_recorded" and game.hands_recorded != n - 1:
         raise Refusal("nothing_to_redo", None)
     _lock(game, expected_version)
     if change.kind == "hand_recorded":
@@ -436,7 +482,7 @@ def redo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     change.undone = False
     db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=n, seat=seat,
                           before={"redid": change.id, "kind": change.kind}))
-    db.session.commit()
+    _commit(game, "hands", "hands_recorded", "buys", "current_buys", "downs")
     return change
 
 
@@ -452,7 +498,7 @@ def end_early(game: Game, expected_version: int | None, via: str = "edit link") 
     game.ended_at = now()
     db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
                           after={"hands": len(st.hands)}))
-    db.session.commit()
+    _commit(game)
 
 
 def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> bool:
@@ -472,7 +518,7 @@ def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> b
     player.name = new
     db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
                           after={"name": new}))
-    db.session.commit()
+    _commit(game)
     return True
 
 
@@ -482,7 +528,7 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
     n = len(game.players)
     if not isinstance(order, list) or sorted(order) != list(range(n)):
         raise Refusal("bad_players", "players")
-    if game.hands:
+    if game.hands_recorded:
         raise Refusal("seats_fixed", "players")
     if order == list(range(n)):
         return
@@ -503,7 +549,7 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
     db.session.flush()
     db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
                           after={"names": [before[i] for i in order]}))
-    db.session.commit()
+    _commit(game, "players", "buys", "current_buys", "downs")
 
 
 def _restored(row: dict[str, Any]) -> Result:
@@ -552,7 +598,7 @@ def import_data(data: Any) -> tuple[Game, str]:
             db.session.add(Buy(game_id=game.id, hand_number=int(b["hand"]), seat=seat[b["player"]]))
         for d in data.get("down") or []:
             db.session.add(Down(game_id=game.id, hand_number=int(d["hand"]), seat=seat[d["player"]]))
-        db.session.commit()
+        _commit(game, "buys", "current_buys", "downs")
         for h in data.get("hands") or []:
             out = h.get("out")
             entries = {}

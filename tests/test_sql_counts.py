@@ -1,0 +1,125 @@
+"""How many SQL statements each scoreboard request issues, counted on the engine (SQLite and PostgreSQL).
+
+A phone on a table's wifi waits for each of them; these bounds keep a buy, a poll and a recorded hand cheap."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from referee.families import resolve
+from referee.web.models import db
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+@contextmanager
+def counted(app):
+    """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements)."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def listen(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+
+
+def new_game(client):
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS})
+    assert r.status_code == 201
+    return r.json
+
+
+def record_page(client, token, hand, out=0):
+    data = {"hand": hand, "out": out}
+    data |= {"cards_1": "7H KD", "cards_2": "2C", "cards_3": "A"}
+    return client.post(f"/g/{token}/hand", data=data)
+
+
+def test_recording_a_hand(app, client):
+    g = new_game(client)
+    with counted(app) as seen:
+        r = record_page(client, g["edit_token"], 1)
+    assert r.status_code == 302
+    assert len(seen) <= 5, seen
+
+
+def test_a_buy(app, client):
+    g = new_game(client)
+    with counted(app) as seen:
+        r = client.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 0})
+    assert r.status_code == 302
+    assert len(seen) <= 4, seen
+
+
+def test_an_htmx_buy_is_the_buy_and_the_board(app, client, monkeypatch):
+    from referee.web.scoreboard import services
+
+    g = new_game(client)
+    client.get(f"/g/{g['edit_token']}")  # the game's rules are resolved (and kept) on the first page
+    resolved = []
+    monkeypatch.setattr(services, "resolve", lambda *a, **k: resolved.append(a) or resolve(*a, **k))
+    services._rules.cache_clear()
+    with counted(app) as seen:
+        r = client.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 0}, headers={"HX-Request": "true"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="board"' in html
+    assert len(seen) <= 4 + 4, seen  # the buy, then the board drawn from what the game row brought
+    assert len(resolved) == 1  # the rules are worked out once for the request
+
+
+def test_an_unchanged_poll(app, client):
+    g = new_game(client)
+    first = client.get(f"/g/{g['view_token']}/board")
+    with counted(app) as seen:
+        r = client.get(f"/g/{g['view_token']}/board", headers={"If-None-Match": first.headers["ETag"]})
+    assert r.status_code == 304
+    assert len(seen) == 1, seen
+
+
+def test_a_full_board(app, client):
+    g = new_game(client)
+    for hand in (1, 2):
+        assert record_page(client, g["edit_token"], hand).status_code == 302
+    client.post(f"/g/{g['edit_token']}/buy", data={"hand": 3, "seat": 1})
+    client.post(f"/g/{g['edit_token']}/down", data={"hand": 3, "seat": 2, "down": 1})
+    with counted(app) as seen:
+        r = client.get(f"/g/{g['view_token']}/board")
+    assert r.status_code == 200
+    assert len(seen) <= 4, seen
+
+
+def test_a_bad_seat_takes_back_nobodys_buy(app, client):
+    g = new_game(client)
+    url = f"/g/{g['edit_token']}"
+    client.post(url + "/buy", data={"hand": 1, "seat": 0})
+    r = client.post(url + "/buy", data={"hand": 1, "seat": "x", "action": "remove"}, follow_redirects=True)
+    assert r.status_code == 200
+    state = client.get(f"/api/v1/games/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).json
+    assert state["buys"] == {"Ann": 1}
+
+
+def test_the_buy_limit_holds_against_a_buy_from_another_phone(app, client):
+    """The page's game row said no buys yet; another phone used the last one since: the INSERT itself refuses."""
+    from referee.web.models import Buy
+    from referee.web.scoreboard import services
+
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS, "options": {"buy_limit": 1}})
+    g = r.json
+    with app.test_request_context():
+        game, _ = services.find(g["edit_token"])
+        assert game.current_buys == []
+        with app.app_context():  # the other phone, on its own session
+            db.session.add(Buy(game_id=g["id"], hand_number=1, seat=2))
+            db.session.commit()
+        outcome = services.add_buy(game, 1, 2)
+        assert not outcome.added and outcome.reason == "limit_reached"
+    state = client.get(f"/api/v1/games/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).json
+    assert state["buys"] == {"Cy": 1}
