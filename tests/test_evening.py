@@ -232,6 +232,7 @@ class TestEndEarly:
             assert "die Partie wurde vorzeitig beendet" in words and "Beendet nach Runde 2 von 7." in words
         assert "Ended after hand 2 of 7" in text(page(client, g, "/sheet"))
         assert "Game ended after hand 2" in text(page(client, g, "/history"))
+        assert "ended early after hand 2" in text(client.get("/games").get_data(as_text=True))
         exported = client.get(url + "/export.json").json
         assert exported["ended_early"] is True and exported["winners"] == ["Dee"]
         again = client.get(client.post("/import", data={"json": json.dumps(exported)}).location + "/export.json").json

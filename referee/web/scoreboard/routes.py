@@ -29,8 +29,18 @@ from ..i18n import lang, message
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
-from .forms import (BuyForm, DeleteForm, DownForm, ImportForm, RenameForm, SeatMoveForm, SetupForm, TokenForm,
-                    VersionForm, hand_form)
+from .forms import (
+    BuyForm,
+    DeleteForm,
+    DownForm,
+    ImportForm,
+    RenameForm,
+    SeatMoveForm,
+    SetupForm,
+    TokenForm,
+    VersionForm,
+    hand_form,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -92,7 +102,8 @@ def mine() -> str:
         game, can_edit = found
         st = services.state(game)
         rows.append({"token": token, "can_edit": can_edit, "names": st.names, "family": FAMILIES[game.family].name,
-                     "hand": st.current, "finished": st.finished, "updated": game.updated_at})
+                     "hand": st.current, "finished": st.finished, "updated": game.updated_at,
+                     "ended_early": st.ended_early, "played": len(st.hands)})
     return render_template("games/mine.html", rows=rows)
 
 
