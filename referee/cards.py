@@ -7,6 +7,14 @@ Notation (the JSON API's): a rank ``A 2 … 10 J Q K`` (``T`` for ten too) follo
 (Card('10H'), Card('JC'), Card('JK'))
 >>> [str(c) for c in parse_cards("7h 7d JK")]
 ['7H', '7D', 'JK']
+
+People write cards in their own language's letters (pt ``V D R`` for jack, queen, king; de ``B D K``) and the
+joker by its name; ``lang`` reads those as well as the notation above, and ``display`` writes them back:
+
+>>> Card.parse("B♥", lang="de"), Card.parse("dc", lang="pt"), Card.parse("Coringa", lang="pt")
+(Card('JH'), Card('QC'), Card('JK'))
+>>> display(Card.parse("BH", lang="de"), "de")
+'B♥'
 """
 
 from __future__ import annotations
@@ -51,9 +59,10 @@ class Rank(IntEnum):
         return _RANK_SYMBOL[self]
 
     @classmethod
-    def parse(cls, text: str) -> "Rank":
+    def parse(cls, text: str, lang: str | None = None) -> "Rank":
+        """A rank in the notation, or also in the letters of ``lang``."""
         try:
-            return _RANK_BY_SYMBOL[text.upper()]
+            return _reading(lang).ranks[text.strip().upper()]
         except KeyError:
             raise CardError(text) from None
 
@@ -117,21 +126,20 @@ class Card:
         return self.rank is None
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str, lang: str | None = None) -> "Card":
+        """A card in the notation, or also in the letters and the joker's name of ``lang``."""
         if not isinstance(text, str):
             raise CardError(repr(text))
+        reading = _reading(lang)
         t = text.strip().upper()
-        if t in (JOKER_TEXT, "JOKER", "🃏"):
+        if t in reading.jokers:
             return JOKER
         if len(t) < 2:
             raise CardError(text)
         suit = _SUIT_BY_TEXT.get(t[-1])
-        if suit is None:
+        rank = reading.ranks.get(t[:-1])
+        if suit is None or rank is None:
             raise CardError(text)
-        try:
-            rank = Rank.parse(t[:-1])
-        except CardError:
-            raise CardError(text) from None
         return _CARDS[(rank, suit)]
 
     def __str__(self) -> str:
@@ -158,12 +166,12 @@ NATURALS: tuple[Card, ...] = tuple(_CARDS[(r, s)] for r in Rank for s in SUIT_OR
 _SPLIT = re.compile(r"[\s,|;]+")
 
 
-def parse_cards(text: str | list[str]) -> list[Card]:
+def parse_cards(text: str | list[str], lang: str | None = None) -> list[Card]:
     """Cards from a list of tokens or from one string separated by spaces, commas or bars."""
     tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else text
     if not isinstance(tokens, list):
         raise CardError(repr(text))
-    return [Card.parse(t) for t in tokens]
+    return [Card.parse(t, lang) for t in tokens]
 
 
 # Rank letters as the source documents write them (es J Q K A, pt V D R A, de B D K A).
@@ -187,3 +195,44 @@ def display(card: Card, lang: str = "en") -> str:
         return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"])
     assert card.suit is not None
     return rank_display(card.rank, lang) + card.suit.symbol
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a card may be written as, upper-cased: rank texts, suit texts and the joker's names."""
+
+    ranks: dict[str, Rank]
+    suits: dict[str, Suit]
+    jokers: frozenset[str]
+
+
+_NOTATION_JOKERS = (JOKER_TEXT, "JOKER", "🃏")
+
+
+def _make_reading(lang: str | None) -> Reading:
+    ranks = dict(_RANK_BY_SYMBOL)
+    jokers = set(_NOTATION_JOKERS)
+    if lang in LOCAL_RANK_LETTERS:
+        # the reader's letters come first; the notation's letters stay readable where no local letter takes them
+        # (no language here gives a notation letter another rank: tests/test_cards.py holds that)
+        ranks |= {letter.upper(): rank for rank, letter in LOCAL_RANK_LETTERS[lang].items()}
+        jokers.add(LOCAL_JOKER[lang].upper())
+    return Reading(ranks, dict(_SUIT_BY_TEXT), frozenset(jokers))
+
+
+_READINGS = {lang: _make_reading(lang) for lang in (None, *LOCAL_RANK_LETTERS)}
+
+
+def _reading(lang: str | None) -> Reading:
+    return _READINGS.get(lang) or _READINGS[None]
+
+
+def reading(lang: str | None) -> Reading:
+    """How cards written in ``lang`` are read (the notation's, when ``lang`` is None): the card picker in the
+    browser reads typed cards with these same tables."""
+    return _reading(lang)
+
+
+def rank_text(rank: Rank | None, lang: str = "en") -> str:
+    """A rank alone as people write it (a joker by its name): what a leftover card is when suits do not count."""
+    return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"]) if rank is None else rank_display(rank, lang)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Generic, TypeVar, cast
 
-from .cards import Card, Rank
+from .cards import Card, Rank, Suit
 from .errors import RefereeError
 from .i18n import N_
 
@@ -472,6 +472,10 @@ class Rules:
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""
         return self.jokers if card.rank is None else self.decks
+
+    def rank_copies(self, rank: Rank | None) -> int:
+        """How many cards of this rank (``None``: jokers) the pack holds, whatever their suits."""
+        return self.jokers if rank is None else self.decks * len(Suit)
 
 
 def _check_option(name: str, value: Any, fam: Family) -> Any:

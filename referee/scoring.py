@@ -68,24 +68,25 @@ class Leftover:
     suit: Suit | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "Leftover":
+    def parse(cls, text: str, lang: str | None = None) -> "Leftover":
+        """A leftover in the notation, or also in the letters of ``lang`` (de ``B`` is a jack)."""
         if not isinstance(text, str):
             raise CardError(repr(text))
         try:
-            card = Card.parse(text)
+            card = Card.parse(text, lang)
             return cls(card.rank, card.suit)
         except CardError:
             pass
         try:
-            return cls(Rank.parse(text.strip()))
+            return cls(Rank.parse(text.strip(), lang))
         except CardError:
             raise CardError(text) from None
 
     @classmethod
-    def parse_all(cls, text: str | Sequence[str]) -> tuple["Leftover", ...]:
+    def parse_all(cls, text: str | Sequence[str], lang: str | None = None) -> tuple["Leftover", ...]:
         """Leftovers from a list of tokens or from one string separated by spaces or commas."""
         tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else list(text)
-        return tuple(cls.parse(t) for t in tokens)
+        return tuple(cls.parse(t, lang) for t in tokens)
 
     def __str__(self) -> str:
         if self.rank is None:

@@ -1,5 +1,5 @@
-// The scoreboard in the browser: live updates of the board, and the leftover-card picker with the penalty
-// worked out as cards are tapped. Everything here is an aid: the forms work without it.
+// The scoreboard in the browser: live updates of the board, and the penalty of the leftover cards worked out
+// as they are tapped into the card picker (static/picker.js). Everything here is an aid: the forms work without it.
 (function () {
   "use strict";
 
@@ -56,33 +56,15 @@
   form.addEventListener("input", function () { form.dataset.touched = "1"; });
   form.addEventListener("click", function (e) { if (e.target.closest("button[data-rank], input")) { form.dataset.touched = "1"; } });
   var points = JSON.parse(form.dataset.points || "{}");
-  function rankOf(token) {
-    var t = token.toUpperCase();
-    if (t === "JK" || t === "JOKER") { return "JK"; }
-    t = t.replace(/[SHDC\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667]$/, "");
-    if (t === "T") { t = "10"; }
-    return t;
-  }
-  function tokens(input) { return input.value.split(/[\s,]+/).filter(function (x) { return x; }); }
+  // The card picker (static/picker.js) draws the chips and writes each field's cards, read, into its
+  // data-cards (ranks in the notation, "?" for what is not a card): the penalty is worked out from those.
   function draw(fs) {
     var input = fs.querySelector("input[name^=cards_]");
-    var chips = fs.querySelector(".chips");
     var out = fs.querySelector("output.penalty");
-    var list = tokens(input);
-    chips.textContent = "";
+    var list = (input.dataset.cards || "").split(" ").filter(function (x) { return x; });
     var sum = 0, known = true;
-    list.forEach(function (t, i) {
-      var r = rankOf(t);
+    list.forEach(function (r) {
       if (points[r] === undefined) { known = false; } else { sum += points[r]; }
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "chip";
-      b.textContent = t.toUpperCase() === "JK" ? form.dataset.joker : t.toUpperCase();
-      b.setAttribute("aria-label", t + " ✕");
-      b.addEventListener("click", function () {
-        var l = tokens(input); l.splice(i, 1); input.value = l.join(" "); draw(fs);
-      });
-      chips.appendChild(b);
     });
     out.textContent = list.length ? (known ? "= " + sum : "?") : "";
   }
@@ -95,15 +77,7 @@
     });
   }
   form.querySelectorAll("fieldset.leftovers").forEach(function (fs) {
-    var input = fs.querySelector("input[name^=cards_]");
-    var pad = fs.querySelector(".rank-pad");
-    pad.hidden = false;
-    pad.addEventListener("click", function (e) {
-      var b = e.target.closest("button[data-rank]");
-      if (!b) { return; }
-      var l = tokens(input); l.push(b.dataset.rank); input.value = l.join(" "); draw(fs);
-    });
-    input.addEventListener("input", function () { draw(fs); });
+    fs.addEventListener("cards-changed", function () { draw(fs); });
     draw(fs);
   });
   form.querySelectorAll("input[name=out]").forEach(function (r) { r.addEventListener("change", syncOut); });

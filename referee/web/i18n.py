@@ -52,7 +52,22 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": LANGUAGE_NAMES, "card_text": card_text,
-                "number": format_decimal, "rank_letters": rank_letters}
+                "number": format_decimal, "rank_letters": rank_letters, "card_notation": card_notation,
+                "card_facts": card_facts}
+
+
+def card_notation() -> dict[str, Any]:
+    """How the reader's language writes cards, for the card picker (``picker.notation``)."""
+    from .picker import notation
+
+    return notation()
+
+
+def card_facts(rules: Any, hand: int | None = None, ranks_only: bool = False) -> dict[str, Any]:
+    """The pack and the deal the card picker checks against (``picker.facts``)."""
+    from .picker import facts
+
+    return facts(rules, hand, ranks_only)
 
 
 def rank_letters(symbols: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
 from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
@@ -21,7 +21,7 @@ from wtforms.validators import Length, NumberRange, Optional
 
 from ... import arrange as arrange_mod
 from ... import contracts, table
-from ...cards import Card, CardError, parse_cards
+from ...cards import Card, CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, Rules, resolve
 from ...i18n import N_
@@ -30,6 +30,7 @@ from ...verdicts import CODES
 from ..errors import Refusal, error_text
 from ..forms import as_int, options_from_form
 from ..i18n import _l, card_text, message, rank_letters
+from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import contract_words, option_label, option_value
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -103,10 +104,7 @@ class Outcome:
 
 
 def _cards(text: str, field_name: str) -> list[Card]:
-    try:
-        return parse_cards(text or "")
-    except CardError as e:
-        raise Refusal("bad_card", field_name, text=e.text[:20]) from None
+    return typed_cards(text, field_name)
 
 
 def _melds(text: str) -> list[list[Card]]:
@@ -293,13 +291,45 @@ def page(mode: str) -> Response:
                    outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
                    chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
                    option_label=option_label, option_value=option_value,
-                   preset=_preset_query(form, values),
+                   preset=_preset_query(form, values), picker_facts=_picker_facts(form, values, mode),
+                   examples=_examples(),
                    gone_down=(values.get("gone_down") or "")[:300] if values else "")
     htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
     template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
     resp = make_response(render_template(template, **context), 422 if error and not htmx else 200)
     resp.headers["Vary"] = "HX-Request"
     return resp
+
+
+def _picker_facts(form: TableForm, values: Any, mode: str) -> dict[str, Any]:
+    """The pack and the deal the card picker checks against, for the table as the form has it (the family's
+    defaults where the form's settings do not make a table)."""
+    fam = form.family.data if form.family.data in FAMILIES else "liverpool"
+    try:
+        rules = _rules(form, values)
+        hand = form.hand.data or 1
+        rules.hand(hand)
+    except RefereeError:
+        rules, hand = resolve(fam), 1
+    return facts(rules, hand if mode in ("check", "arrange") else None)
+
+
+@bp.get("/picker")
+def picker_facts() -> Response:
+    """The card picker's facts for other table settings (the page asks when the family, hand, players,
+    variants or house rules change): the same as the page renders."""
+    form = TableForm(formdata=None, data=_preset_data(TableForm, request.args))
+    mode = request.args.get("mode", "check")
+    resp = jsonify(_picker_facts(form, request.args, mode))
+    resp.headers["Vary"] = "Cookie, Accept-Language"
+    return resp
+
+
+def _examples() -> dict[str, str]:
+    """The fields' examples in the reader's letters."""
+    return {"melds": cards_text("7H 7D JK\n5C 6C 7C 8C"), "cards": cards_text("7H 7D KC KD KS 5S 6S JK"),
+            "meld": cards_text("5H 6H 7H 8H"), "layoff": cards_text("9H"), "swap_meld": cards_text("5H JK 7H 8H"),
+            "card": cards_text("6H")}
 
 
 def _preset_data(form_class: type[TableForm], args: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
 from ..forms import options_from_form
 from ..i18n import lang, message
+from ..picker import leftovers_text, typed_leftovers
 from ..referee.routes import REFEREE_OPTIONS
 from ..rules.routes import contract_words, option_label, option_value
 from . import services
@@ -304,7 +305,10 @@ def board(token: str) -> Response:
 
 
 def _entries(form: Any) -> dict[int, services.Entry]:
-    return {seat: services.entry(cards, total) for seat, (cards, total) in form.leftovers().items()}
+    """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
+    notation."""
+    return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
+            for seat, (cards, total) in form.leftovers().items()}
 
 
 def _hand_number(form: Any) -> int:
@@ -507,14 +511,14 @@ def _hand_as_form(hand: Any) -> dict[str, str]:
 
 
 def _snapshot_as_form(snap: dict[str, Any]) -> dict[str, str]:
-    """A recorded hand (as the history keeps it) as the end-of-hand form's fields."""
+    """A recorded hand (as the history keeps it) as the end-of-hand form's fields, cards in the reader's letters."""
     out = {"out": "stock" if snap["out_seat"] is None else str(snap["out_seat"]),
            "exact_cut": "1" if snap.get("cut_bonus") else ""}
     for r in snap["results"]:
         if r["cards"] is None:  # a typed total: shown as typed, before any cut bonus
             out[f"total_{r['seat']}"] = str(r["penalty"])
         elif r["seat"] != snap["out_seat"]:
-            out[f"cards_{r['seat']}"] = " ".join(r["cards"])
+            out[f"cards_{r['seat']}"] = leftovers_text(r["cards"])
     return out
 
 

@@ -1,0 +1,150 @@
+"""Cards in the reader's letters: the engine's notation reads them (one place), every web form with cards
+reads them, the JSON API keeps its notation; and the card picker's facts come from the engine."""
+
+import re
+
+import pytest
+
+from referee.cards import JOKER, LOCAL_JOKER, LOCAL_RANK_LETTERS, Card, CardError, Rank, display, parse_cards, reading
+from referee.families import resolve
+from referee.scoring import Leftover
+
+
+class TestLocalLetters:
+    @pytest.mark.parametrize("text, lang, card", [
+        ("BH", "de", "JH"), ("b♥", "de", "JH"), ("DD", "de", "QD"), ("K♣", "de", "KC"), ("Joker", "de", "JK"),
+        ("VS", "pt", "JS"), ("D♦", "pt", "QD"), ("rc", "pt", "KC"), ("Coringa", "pt", "JK"), ("coringa", "pt", "JK"),
+        ("Comodín", "es", "JK"), ("JH", "es", "JH"), ("10♠", "pt", "10S"), ("T♠", "de", "10S"),
+        # the notation stays readable in every language: no local letter is a notation letter of another rank
+        ("JH", "de", "JH"), ("QD", "de", "QD"), ("KH", "pt", "KH"), ("JK", "pt", "JK"), ("QS", "pt", "QS"),
+    ])
+    def test_read(self, text, lang, card):
+        assert str(Card.parse(text, lang)) == card
+
+    @pytest.mark.parametrize("text, lang", [("BH", "en"), ("BH", None), ("VH", "de"), ("RH", "de"), ("BH", "pt"),
+                                            ("Coringa", "de"), ("Comodín", None), ("B", "de"), ("DX", "de")])
+    def test_refused(self, text, lang):
+        with pytest.raises(CardError):
+            Card.parse(text, lang)
+
+    def test_the_notation_alone_without_a_language(self):
+        with pytest.raises(CardError):
+            parse_cards("BH DD", None)
+        assert parse_cards("B♥ D♦ K♣", "de") == parse_cards("JH QD KC")
+
+    @pytest.mark.parametrize("lang", sorted(LOCAL_RANK_LETTERS))
+    def test_no_letter_means_two_ranks(self, lang):
+        notation = reading(None).ranks
+        for text, rank in reading(lang).ranks.items():
+            assert notation.get(text, rank) == rank, (lang, text)
+
+    @pytest.mark.parametrize("lang", sorted(LOCAL_RANK_LETTERS))
+    def test_round_trip_in_every_language(self, lang):
+        for rank in Rank:
+            for suit in "SHDC":
+                card = Card.parse(rank.symbol + suit)
+                assert Card.parse(display(card, lang), lang) == card
+        assert Card.parse(display(JOKER, lang), lang) is JOKER
+        assert display(JOKER, lang) == LOCAL_JOKER[lang]
+
+    def test_leftovers_by_rank_in_the_reader_letters(self):
+        assert [str(x) for x in Leftover.parse_all("B D K Joker 7 bh", "de")] == ["J", "Q", "K", "JK", "7", "JH"]
+        assert [str(x) for x in Leftover.parse_all("V D R Coringa", "pt")] == ["J", "Q", "K", "JK"]
+        with pytest.raises(CardError):
+            Leftover.parse_all("B", None)
+
+    def test_rank_copies(self):
+        assert resolve("liverpool", players=4).rank_copies(Rank.ACE) == 8
+        assert resolve("liverpool", players=6).rank_copies(Rank.ACE) == 12
+        assert resolve("liverpool", players=6).rank_copies(None) == 6
+
+
+def csrf(client, path):
+    page = client.get(path).get_data(as_text=True)
+    m = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    return {"csrf_token": m.group(1)} if m else {}
+
+
+def post(client, path, data):
+    return client.post(path, data=data | csrf(client, path))
+
+
+def verdict_of(html):
+    return html.split('id="verdict"', 1)[1].split("<form", 1)[0]
+
+
+class TestRefereeForms:
+    def test_german_letters_typed(self, client):
+        r = post(client, "/referee/check?lang=de", {"family": "liverpool", "hand": "1",
+                                                        "melds": "B♥ BD b♠\nDH DD Joker"})
+        v = verdict_of(r.get_data(as_text=True))
+        assert r.status_code == 200 and "verdict good" in v
+        assert "B♥" in v and "J♥" not in v and "D♦" in v
+
+    def test_portuguese_letters_typed(self, client):
+        r = post(client, "/referee/layoff?lang=pt", {"family": "liverpool", "meld": "9♥ 10♥ V♥ D♥",
+                                                         "cards": "RH", "down": "y"})
+        v = verdict_of(r.get_data(as_text=True))
+        assert "verdict good" in v and "R♥" in v
+
+    def test_a_bad_card_is_named_with_the_reader_letters(self, client):
+        r = post(client, "/referee/arrange?lang=pt", {"family": "liverpool", "hand": "1", "cards": "ZH 7H"})
+        v = verdict_of(r.get_data(as_text=True))
+        assert r.status_code == 422 and "ZH" in v and "V D R" in v and "Coringa" in v
+        assert 'ZH 7H</textarea>' in r.get_data(as_text=True)  # what was typed stays
+
+    def test_the_page_speaks_the_reader_letters(self, client):
+        html = client.get("/referee/arrange?lang=de").get_data(as_text=True)
+        assert 'data-rank="J">B' in html and 'data-rank="Q">D' in html and "B D K" in html
+        assert "K♣ K♦ K♠" in html  # the example in the field, in the reader's letters and suit symbols
+        html = client.get("/referee/arrange?lang=pt").get_data(as_text=True)
+        assert 'data-rank="K">R' in html and ">Coringa<" in html
+
+    def test_the_picker_facts_follow_the_table(self, client):
+        f = client.get("/referee/picker?mode=arrange&family=liverpool&players=6&hand=5&lang=de").json
+        assert (f["copies"], f["jokers"], f["size"]) == (3, 6, 12)
+        assert f["count"] == "Karten: {n} von 12" and "{card}" in f["full"] and "3" in f["full"]
+        f = client.get("/referee/picker?mode=layoff&family=contract&players=3").json
+        assert (f["copies"], f["jokers"], f["size"]) == (2, 2, None)
+        f = client.get("/referee/picker?mode=check&family=liverpool&players=99&hand=40").json  # no such table
+        assert (f["copies"], f["size"]) == (2, 10)
+
+    def test_the_page_renders_the_same_facts(self, client):
+        html = client.get("/referee/arrange?family=liverpool&players=6&hand=5").get_data(as_text=True)
+        assert "&#34;copies&#34;: 3" in html and "&#34;size&#34;: 12" in html
+
+
+class TestTheApiKeepsItsNotation:
+    def test_local_letters_refused(self, client):
+        r = client.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "lang": "de",
+                                               "melds": [["BH", "BD", "BS"], ["7H", "7D", "7S"]]})
+        assert r.status_code == 400 and r.json["error"]["code"] == "bad_card"
+        r = client.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "lang": "de",
+                                               "melds": [["JH", "JD", "JS"], ["7H", "7D", "7S"]]})
+        assert r.status_code == 200 and r.json["valid"]
+
+
+class TestScoreboardForm:
+    def test_leftovers_in_german_letters(self, client):
+        g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+        url = f"/g/{g['edit_token']}"
+        r = client.post(url + "/hand?lang=de", data={"hand": "1", "out": "0", "cards_1": "B D Joker",
+                                                     "cards_2": "bh 7"}, follow_redirects=True)
+        assert r.status_code == 200
+        state = client.get(f"/api/v1/games/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).json
+        hand = state["hands"][0]
+        assert hand["leftovers"]["Ben"] == ["J", "Q", "JK"] and hand["leftovers"]["Cy"] == ["JH", "7"]
+        rules = resolve("liverpool", players=3)
+        assert hand["penalties"]["Ben"] == 2 * rules.rank_points(Rank.JACK) + rules.rank_points(None)
+        # the correction form shows them in the reader's letters again
+        html = client.get(url + "/hands/1?lang=de").get_data(as_text=True)
+        assert 'value="B D Joker"' in html and 'value="B♥ 7"' in html
+        html = client.get(url + "/hands/1?lang=pt").get_data(as_text=True)
+        assert 'value="V D Coringa"' in html
+
+    def test_a_bad_leftover_is_named(self, client):
+        g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+        r = client.post(f"/g/{g['edit_token']}/hand?lang=de", data={"hand": "1", "out": "0", "cards_1": "B X",
+                                                                    "cards_2": "7"})
+        html = r.get_data(as_text=True)
+        assert r.status_code == 422 and "X ist keine Karte" in html and 'value="B X"' in html
