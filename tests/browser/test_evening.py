@@ -80,7 +80,7 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
             expect(page.locator("#board tbody tr").nth(3).locator("button.down-toggle")).to_have_text(
                 re.compile(rf"✓\s*{words['down']}"))
             expect(vpage.locator("#board tbody tr").nth(3).locator(".down-state")).to_have_text(
-                re.compile(rf"✓\s*{words['down']}"), timeout=8000)
+                re.compile(rf"✓\s*{words['down']}"), timeout=15000)
             shot(page, f"evening-{lang}-02-buy-and-down")
             shot(vpage, f"evening-{lang}-03-viewer-down")
         if n == 4:  # a name corrected during the game
@@ -91,7 +91,7 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
             shot(page, f"evening-{lang}-04-players")
             page.click("a.back")
             names[1] = words["renamed"]
-            expect(vpage.locator("#board")).to_contain_text(words["renamed"], timeout=8000)
+            expect(vpage.locator("#board")).to_contain_text(words["renamed"], timeout=15000)
         page.get_by_label(names[out], exact=True).check()
         went_out = page.locator(f"fieldset.leftovers[data-seat='{out}']")
         assert went_out.bounding_box()["height"] < 90  # folded to its legend (a pad is four times that)
@@ -104,13 +104,17 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
             page.locator("#record").scroll_into_view_if_needed()
             shot(page, f"evening-{lang}-05-record-hand1")
         page.click("#record button.primary")
+        if n < 7:
+            expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(rf"^{n + 1}-"))
+        else:
+            expect(page.locator(".final .winner")).to_be_visible()
         if n == 1:
             assert words["saved"] in page.inner_text(".flash")
         assert totals_on(page) == list(totals_after(n).values())
         if n < 7:
-            expect(vpage.locator("#board")).to_have_attribute("data-hand", re.compile(rf"^{n + 1}-"), timeout=8000)
+            expect(vpage.locator("#board")).to_have_attribute("data-hand", re.compile(rf"^{n + 1}-"), timeout=15000)
         else:
-            expect(vpage.locator(".final .winner")).to_be_visible(timeout=8000)
+            expect(vpage.locator(".final .winner")).to_be_visible(timeout=15000)
         assert totals_on(vpage) == list(totals_after(n).values()) if n < 7 else True
         if n == 3:
             shot(vpage, f"evening-{lang}-06-viewer-hand4")
@@ -196,12 +200,12 @@ def test_end_early_undo_and_redo(browser, live_server):
     page.locator("details.end-early summary").click()
     page.locator("details.end-early button").click()
     expect(page.locator(".final .ended-early")).to_have_text("Encerrada depois da rodada 2 de 7.")
-    expect(vpage.locator(".final .ended-early")).to_be_visible(timeout=8000)
+    expect(vpage.locator(".final .ended-early")).to_be_visible(timeout=15000)
     shot(page, "evening-pt-ended-early")
     shot(vpage, "evening-pt-viewer-ended-early")
     page.click("form.undo button")
     expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(r"^3-"))
-    expect(vpage.locator("#board")).to_have_attribute("data-hand", re.compile(r"^3-"), timeout=8000)
+    expect(vpage.locator("#board")).to_have_attribute("data-hand", re.compile(r"^3-"), timeout=15000)
     vctx.close()
     ctx.close()
 
