@@ -38,9 +38,10 @@ from typing import Any, Sequence
 from .budget import Budget, OutOfBudget
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
-from .families import MeldSpec, Rules
+from .families import Contract, MeldSpec, Rules
+from .meldall import meld_all, wild_places
 from .melds import HIGH_ACE, LOW_ACE, analyze, end_spreads, run_bounds, wild_rule_breaks
-from .verdicts import Violation
+from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
 MAX_CARDS = 18  # a dealt hand of 12, a draw and a few buys
@@ -52,6 +53,7 @@ class Slot:
 
     card: Card | None  # None: a wild card goes here
     stands: str  # what the place is: "7H" in a run, "7" in a set
+    natural: bool = False  # the nearest miss: a natural card the hand lacks goes here, a wild card would not do
 
 
 @dataclass
@@ -63,6 +65,9 @@ class Arrangement:
     needs: list[str] = field(default_factory=list)  # what the missing cards would stand for
     violations: list[Violation] = field(default_factory=list)  # input that cannot be a hand (too many copies)
     exhausted: bool = False  # the budget ran out: possible is None, or (when False) how near is not known
+    kinds: list[str] = field(default_factory=list)  # what each meld is ("set" | "run"), as the contract needs it
+    needs_natural: list[str] = field(default_factory=list)  # those of ``needs`` that a wild card would not do for
+    rules: list[str] = field(default_factory=list)  # the rule anchors the answer rests on
 
     @property
     def decided(self) -> bool:
@@ -74,19 +79,22 @@ class _Candidate:
     key: tuple[Any, ...]  # orders equal contract melds, so each combination is tried once
     consumed: tuple[int, ...]  # natural card indices taken from the pool
     cost: int
-    # ("run", suit index, first position, size, used positions) | ("set", rank index, wild count)
+    # ("run", suit index, first position, size, used positions, wild places) | ("set", rank index, wild count)
     shape: tuple[Any, ...]
+    forced: int = 0  # the nearest miss: places only a natural card the hand lacks may fill
 
     @property
     def slots(self) -> tuple[Slot, ...]:
         if self.shape[0] == "set":
-            _, r, wilds = self.shape
+            _, r, wilds = self.shape[:3]
             symbol = Rank(r + 1).symbol
-            return tuple(Slot(NATURALS[i], symbol) for i in self.consumed) + (Slot(None, symbol),) * int(wilds)
-        _, si, start, size, used = self.shape
+            return tuple(Slot(NATURALS[i], symbol) for i in self.consumed) + tuple(
+                Slot(None, symbol, k < self.forced) for k in range(int(wilds)))
+        _, si, start, size, used, wild = self.shape
         suit = SUIT_ORDER[si].value
         return tuple(Slot(NATURALS[_pos_index(p, si)] if p in used else None,
-                          Rank(1 if p == HIGH_ACE else p).symbol + suit) for p in range(start, start + size))
+                          Rank(1 if p == HIGH_ACE else p).symbol + suit, p not in used and p not in wild)
+                     for p in range(start, start + size))
 
 
 def _pos_index(pos: int, suit_i: int) -> int:
@@ -98,8 +106,37 @@ _SUIT_COUNTS = [itemgetter(*(_pos_index(max(p, 1), si) for p in range(HIGH_ACE +
 
 
 class _Search:
-    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget):
+    """``relaxed``: the nearest miss, where cards the hand lacks may be added. Then melds may have places only a
+    natural card can fill (``forced``: a set short of its natural cards, a run whose wild cards would break a
+    house rule), and a meld may be made of added cards and the hand's wild cards alone."""
+
+    def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget,
+                 relaxed: bool = False, hand: Sequence[int] = ()):
         self.rules = rules
+        self.relaxed = relaxed
+        self.generic: dict[tuple[str, int], _Candidate] = {}
+        if relaxed:
+            counts = [sum(hand[r * 4:(r + 1) * 4]) for r in range(13)]
+            spare_rank = min(range(12, -1, -1), key=lambda r: counts[r])  # a rank the hand has least of
+            suits = [sum(hand[r * 4 + si] for r in range(13)) for si in range(4)]
+            spare_suit = min(range(4), key=lambda si: suits[si])
+            for m in specs:
+                if m.kind == "set":
+                    forced = min(m.size, max(1, rules.set_min_naturals))
+                    self.generic[("set", m.size)] = _Candidate(("set", 13, 0, 0), (), m.size,
+                                                               ("set", spare_rank, m.size), forced)
+                else:
+                    lo, hi = run_bounds(rules.ace, False, False)
+                    shapes = []
+                    for start in range(lo, hi - m.size + 2):
+                        if start == LOW_ACE and start + m.size > HIGH_ACE:
+                            continue
+                        wild = wild_places(start, m.size, frozenset(), rules)
+                        shapes.append((m.size - len(wild), start, wild))
+                    if shapes:
+                        forced, start, wild = min(shapes)
+                        self.generic[("run", m.size)] = _Candidate(
+                            ("run", (), m.size), (), m.size, ("run", spare_suit, start, m.size, (), wild), forced)
         self.spend = budget.spend
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
@@ -157,17 +194,23 @@ class _Search:
         if start < bounds[0] or start + size - 1 > bounds[1]:
             return None
         wild_count = size - len(used)
+        forced = 0
+        wild: tuple[int, ...] = tuple(p for p in range(start, start + size) if p not in used)
         if wild_count and (self.rules.run_max_wilds_per_4 is not None
                            or self.rules.second_wild_needs_fixed_position):
-            flags = [p not in used for p in range(start, start + size)]
-            inside = used[-1] - used[0] + 1 - len(used)
-            extra = wild_count - inside
-            floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0
-            if wild_rule_breaks(flags, floating, self.rules):
-                return None
+            if self.relaxed:
+                wild = wild_places(start, size, frozenset(used), self.rules)
+                forced = wild_count - len(wild)
+            else:
+                flags = [p not in used for p in range(start, start + size)]
+                inside = used[-1] - used[0] + 1 - len(used)
+                extra = wild_count - inside
+                floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0
+                if wild_rule_breaks(flags, floating, self.rules):
+                    return None
         consumed = tuple(sorted(_pos_index(p, si) for p in used))
         cost = wild_count + sum(1 for i in consumed if i in self.duals)
-        return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used))
+        return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used, wild), forced)
 
     def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
         """Every set of ``size`` the pool allows at a cost of at most ``budget`` (cached like the runs)."""
@@ -187,18 +230,31 @@ class _Search:
                     self.spend()
                     naturals = n_plain + n_dual
                     wilds = size - naturals
-                    if naturals == 0 or (wilds and naturals < self.min_naturals):
+                    forced = 0
+                    if naturals == 0:
                         continue
+                    if wilds and naturals < self.min_naturals:
+                        if not self.relaxed:
+                            continue
+                        forced = min(wilds, self.min_naturals - naturals)
                     cost = wilds + n_dual
                     if cost > budget:
                         continue
                     consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
-                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, ("set", r, wilds)))
+                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, ("set", r, wilds), forced))
         out.sort(key=lambda c: (c.cost, c.key))
         self.set_cache[key] = (budget, out, [c.cost for c in out])
         return out
 
     # ---- the search
+    def _make(self, spec: MeldSpec, pool: list[int], budget: int) -> list[_Candidate]:
+        """The candidate melds for ``spec``, cheapest first (with the nearest miss's melds of added cards)."""
+        cands = self._runs(spec.size, pool, budget) if spec.kind == "run" else self._sets(spec.size, pool, budget)
+        generic = self.generic.get((spec.kind, spec.size))
+        if generic is not None and generic.cost <= budget:
+            cands = sorted(cands + [generic], key=lambda c: (c.cost, c.key))
+        return cands
+
     def _state(self, i: int, pool: list[int], floor: tuple[Any, ...]) -> tuple[Any, ...]:
         if i < len(self.specs) and self.specs[i].kind == "set":
             # only ranks matter now: fold the suits, keeping wild-rank cards apart
@@ -213,8 +269,7 @@ class _Search:
         """No arrangement of the melds from ``i`` on costs less than the sum of each one's cheapest way alone."""
         total = 0
         for spec in self.specs[i + 1:]:
-            make = self._runs if spec.kind == "run" else self._sets
-            options = make(spec.size, pool, budget)
+            options = self._make(spec, pool, budget)
             if not options:
                 return budget + 1
             total += options[0].cost
@@ -223,17 +278,18 @@ class _Search:
         return total
 
     def cheapest(self, i: int, pool: list[int], bound: int,
-                 floor: tuple[Any, ...] = ()) -> tuple[int, list[_Candidate]] | None:
+                 floor: tuple[Any, ...] = (), forced: int = 0) -> tuple[int, list[_Candidate]] | None:
         """The cheapest way to make the melds from ``i`` on, if it costs less than ``bound`` (branch and bound:
-        each way found lowers the bound for the rest)."""
+        each way found lowers the bound for the rest), with at most ``forced`` places for natural cards the hand
+        lacks."""
         if i == len(self.specs):
             return (0, [])
         self.spend()
         left = self.specs[i:]
         naturals = sum(pool)
-        if naturals < len(left) or sum(m.size for m in left) - naturals >= bound:
+        if (naturals < len(left) and not self.relaxed) or sum(m.size for m in left) - naturals >= bound:
             return None
-        state = self._state(i, pool, floor)
+        state = self._state(i, pool, floor) + (forced,)
         if state in self.exact:
             known = self.exact[state]
             return known if known[0] < bound else None
@@ -241,18 +297,18 @@ class _Search:
             return None
         spec = self.specs[i]
         same_next = i + 1 < len(self.specs) and self.specs[i + 1] == spec
-        make = self._runs if spec.kind == "run" else self._sets
-        cands = make(spec.size, pool, bound - 1)
+        cands = self._make(spec, pool, bound - 1)
         rest_bound = self._lower_bound(i, pool, bound - 1) if cands else 0
         best: tuple[int, list[_Candidate]] | None = None
         for cand in cands:
             if cand.cost + rest_bound >= bound:
                 break
-            if floor and cand.key < floor:
+            if (floor and cand.key < floor) or cand.forced > forced:
                 continue
             for k in cand.consumed:
                 pool[k] -= 1
-            rest = self.cheapest(i + 1, pool, bound - cand.cost, cand.key if same_next else ())
+            rest = self.cheapest(i + 1, pool, bound - cand.cost, cand.key if same_next else (),
+                                 forced - cand.forced)
             for k in cand.consumed:
                 pool[k] += 1
             if rest is not None:
@@ -268,7 +324,46 @@ class _Search:
 def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | None = None) -> Arrangement:
     """One arrangement that makes the contract, or how near the cards came; within ``budget`` (a fresh default
     budget when none is given), after which the answer says it could not decide."""
-    budget = budget or Budget()
+    result = _arrange(rules, hand, cards, budget or Budget())
+    result.rules = arrangement_rules(rules, rules.hand(hand).contract, result)
+    return result
+
+
+def arrangement_rules(rules: Rules, contract: Contract, a: Arrangement) -> list[str]:
+    """The rules an answer to "can I go down?" rests on: the contract, its melds' kinds, and the house rules on
+    wild cards that the melds were held to."""
+    why = ["rule-contract"]
+    if contract.no_discard:
+        why.append("rule-final-hand")
+    kinds = {m.kind for m in contract.melds}
+    why += [f"rule-{k}" for k in ("set", "run") if k in kinds]
+    wilds_used = any(rules.is_wild(c) for m in a.melds for c in m)
+    if wilds_used or not a.possible:
+        if "set" in kinds and rules.set_min_naturals > 1:
+            why.append("rule-set-naturals")
+        if "run" in kinds and rules.run_max_wilds_per_4 is not None:
+            why.append("rule-run-wilds")
+        if rules.second_wild_needs_fixed_position:
+            why.append("rule-second-wild")
+    if a.possible and any(len(m) > spec.size for m, spec in zip(a.melds, _by_kind(contract, a.kinds))):
+        why.append("rule-going-down")
+    return cite(a.violations, why)
+
+
+def _by_kind(contract: Contract, kinds: list[str]) -> list[MeldSpec]:
+    """The contract's melds in the order of ``kinds`` (largest first within a kind)."""
+    left = sorted(contract.melds, key=lambda m: -m.size)
+    out = []
+    for k in kinds:
+        spec = next((m for m in left if m.kind == k), None)
+        if spec is None:
+            return []
+        left.remove(spec)
+        out.append(spec)
+    return out
+
+
+def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> Arrangement:
     spec = rules.hand(hand)
     cards = list(cards)
     bad = copies_violations([cards], rules)
@@ -284,6 +379,22 @@ def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | Non
         else:
             pool[INDEX[c]] += 1
     wild_supply = len(jokers) + len(dual_cards)
+    contract = spec.contract
+    if contract.no_discard and all(m.kind == "run" for m in contract.melds):
+        # every card goes down at once: look for the runs that meld the whole hand
+        try:
+            whole = meld_all(rules, contract.melds, cards, budget)
+        except OutOfBudget:
+            return Arrangement(None, unused=cards, missing=None, exhausted=True)
+        kinds = ["run"] * len(contract.melds)
+        if whole is not None and whole.added == 0:
+            return Arrangement(True, whole.melds, [], 0, [], kinds=kinds)
+        if not rules.lay_off_same_turn:  # no card may stay in hand, and none can be laid off this turn
+            if whole is None:
+                return Arrangement(False, unused=cards, missing=None)
+            return Arrangement(False, whole.melds, [], whole.added, whole.needs, kinds=kinds,
+                               needs_natural=whole.needs_natural)
+        # the rest may be laid off in the same turn: going down with the contract is enough
     search = _Search(rules, spec.contract.melds, duals, budget)
     try:
         first = search.cheapest(0, pool, wild_supply + 1)
@@ -292,30 +403,36 @@ def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | Non
     found = first[1] if first is not None else None
     missing = 0
     if found is None:
-        if not _reachable(rules, spec.contract.melds, pool):
-            return Arrangement(False, unused=cards, missing=None)
         try:
-            cheapest = search.cheapest(0, pool, wild_supply + spec.contract.cards_needed + 1)
+            found = _nearest(rules, spec.contract.melds, duals, budget, pool, wild_supply)
         except OutOfBudget:  # not possible, but how near is more than the budget can tell
             return Arrangement(False, unused=cards, missing=None, exhausted=True)
-        if cheapest is None:
+        if found is None:
             return Arrangement(False, unused=cards, missing=None)
-        cost, found = cheapest
-        missing = cost - wild_supply
+        missing = 1  # counted again from the places left empty
     return _build(found, cards, jokers, duals, rules, missing, budget)
 
 
-def _reachable(rules: Rules, specs: Sequence[MeldSpec], pool: list[int]) -> bool:
-    """Could any number of extra wild cards make the contract? Sets need their natural cards of one rank and
-    every meld at least one natural card. (Where the house rules limit wild cards in runs, this cannot be
-    told so simply, and the answer is yes: the search decides.)"""
-    if rules.run_max_wilds_per_4 is not None or rules.second_wild_needs_fixed_position:
-        return True
-    need = max(1, rules.set_min_naturals)
-    sets = [m for m in specs if m.kind == "set"]
-    ranks = [sum(pool[r * 4:(r + 1) * 4]) for r in range(13)]
-    groups = sum(n // need for n in ranks)
-    return groups >= len(sets) and sum(ranks) >= need * len(sets) + len(specs) - len(sets)
+def _nearest(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget, pool: list[int],
+             supply: int) -> list[_Candidate] | None:
+    """The melds that need the fewest cards added to the hand: each place is filled by one of the hand's wild
+    cards or by an added card (a natural one where a wild card would not do). With ``C`` the places to fill
+    (and wild-rank cards spent as themselves) and ``F`` the places only a natural card may fill, the cards to add
+    are max(C - wild cards, F): the cheapest arrangement first, then, where its ``F`` decides, the arrangements
+    allowed fewer such places."""
+    search = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
+    most = supply + sum(m.size for m in specs) + 1
+    first = search.cheapest(0, pool, most, forced=most)
+    if first is None:
+        return None
+    cost, found = first
+    forced = sum(c.forced for c in found)
+    low = max(1, cost - supply)
+    for allowed in range(low, max(cost - supply, forced)):
+        better = search.cheapest(0, pool, supply + allowed + 1, forced=allowed)
+        if better is not None:
+            return better[1]
+    return found
 
 
 def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals: frozenset[int], rules: Rules,
@@ -333,40 +450,45 @@ def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals
     spare_iter = iter(spare)
     melds: list[list[Card]] = []
     needs: list[str] = []
+    natural: list[str] = []
+    kinds = [str(cand.shape[0]) for cand in found]
     for cand in found:
         meld: list[Card] = []
         for slot in cand.slots:
             if slot.card is not None:
                 meld.append(slot.card)
                 continue
-            wild = next(spare_iter, None)
+            wild = None if slot.natural else next(spare_iter, None)
             if wild is None:
                 needs.append(slot.stands)
+                if slot.natural:
+                    natural.append(slot.stands)
             else:
                 meld.append(wild)
         melds.append(meld)
     unused = list(left.elements()) + list(spare_iter)
     if missing:
-        return Arrangement(False, melds, unused, missing, needs)
+        return Arrangement(False, melds, unused, len(needs), needs, kinds=kinds, needs_natural=natural)
     if rules.contract_extra_cards:
         try:
-            melds = _extend(melds, unused, rules, budget)
+            melds = _extend(melds, kinds, unused, rules, budget)
         except OutOfBudget:  # the melds found make the contract; only the longer ones were cut short
             pass
-    return Arrangement(True, melds, unused, 0, [])
+    return Arrangement(True, melds, unused, 0, [], kinds=kinds)
 
 
-def _extend(melds: list[list[Card]], unused: list[Card], rules: Rules, budget: Budget) -> list[list[Card]]:
+def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules: Rules,
+            budget: Budget) -> list[list[Card]]:
     """Where the contract melds may be longer, add the leftover cards that fit them (fewer cards left in hand)."""
     changed = True
     while changed and unused:
         changed = False
         for card in list(unused):
             for i, meld in enumerate(melds):
-                kind = analyze(meld, rules).kind
+                kind = kinds[i]
                 for trial in ([card] + meld, meld + [card]):
                     budget.spend(8)  # a meld reading costs about as much as eight search steps
-                    reading = analyze(trial, rules)
+                    reading = analyze(trial, rules, kind=kind)
                     if reading.valid and reading.kind == kind:
                         melds[i] = trial
                         unused.remove(card)
@@ -387,13 +509,13 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
     spec = rules.hand(hand)
     specs = sorted(spec.contract.melds, key=lambda m: (m.kind != "run", -m.size))
     cards = sorted(cards, key=lambda c: c.sort_key)
-    memo: dict[tuple[Card, ...], str | None] = {}
+    memo: dict[tuple[tuple[Card, ...], str], bool] = {}
 
-    def kind_of(meld: tuple[Card, ...]) -> str | None:
-        if meld not in memo:
-            reading = analyze(meld, rules)
-            memo[meld] = reading.kind if reading.valid else None
-        return memo[meld]
+    def makes(meld: tuple[Card, ...], kind: str) -> bool:
+        if (meld, kind) not in memo:
+            reading = analyze(meld, rules, kind=kind)
+            memo[(meld, kind)] = reading.valid and reading.kind == kind
+        return memo[(meld, kind)]
 
     def go(i: int, left: list[Card]) -> list[list[Card]] | None:
         if i == len(specs):
@@ -404,7 +526,7 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
             if meld in seen:
                 continue
             seen.add(meld)
-            if kind_of(meld) != specs[i].kind:
+            if not makes(meld, specs[i].kind):
                 continue
             rest = go(i + 1, [c for j, c in enumerate(left) if j not in idx])
             if rest is not None:

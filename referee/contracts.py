@@ -12,13 +12,14 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import product
 from typing import Sequence
 
 from .cards import Card
 from .families import Contract, Rules
-from .melds import Meld, analyze
-from .verdicts import Violation
+from .melds import Meld, analyze, could_be_either, meld_rules
+from .verdicts import Violation, cite
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Verdict:
     contract: Contract
     melds: list[Meld]
     violations: list[Violation]
+    rules: list[str] = field(default_factory=list)  # the rule anchors the verdict rests on, the deciding first
 
 
 def describe(kinds: Sequence[tuple[str, int]]) -> str:
@@ -54,14 +56,56 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     spec = rules.hand(hand)
     contract = spec.contract
     readings = [analyze(m, rules, i) for i, m in enumerate(melds)]
+    found = _contract_violations(contract, readings, rules)
+    if found:  # a meld of one natural card and wild cards is a set or a run, whichever the contract needs
+        readings, found = _as_the_contract_needs(contract, melds, readings, found, rules)
     violations = copies_violations(melds, rules)
     for r in readings:
         violations.extend(r.violations)
-    violations.extend(_contract_violations(contract, readings, rules))
+    violations.extend(found)
     if contract.no_discard and cards_left is not None and cards_left > 0:
         violations.append(Violation("final_hand_cards_left", None, {"count": cards_left}))
     violations.sort(key=Violation.sort_key)
-    return Verdict(not violations, contract, readings, violations)
+    return Verdict(not violations, contract, readings, violations, check_rules(rules, contract, readings, violations))
+
+
+def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld],
+                violations: Sequence[Violation]) -> list[str]:
+    """The rules a contract verdict rests on: what is wrong first, then the contract, the melds' kinds and the
+    house rules on wild cards and extra cards that the melds were held to."""
+    why = ["rule-contract"]
+    if contract.no_discard:
+        why.append("rule-final-hand")
+    for r in readings:
+        why += meld_rules(rules, r)
+    sizes = {m.kind: m.size for m in contract.melds}
+    if any(r.kind in sizes and len(r.cards) > sizes[r.kind] for r in readings):
+        why.append("rule-going-down")
+    return cite(violations, why)
+
+
+def _as_the_contract_needs(contract: Contract, melds: Sequence[Sequence[Card]], readings: list[Meld],
+                           found: list[Violation], rules: Rules) -> tuple[list[Meld], list[Violation]]:
+    """Read the melds that could be either kind as the kind that makes the contract, where one does."""
+    options: list[list[Meld]] = []
+    for i, (m, r) in enumerate(zip(melds, readings)):
+        other = None
+        if r.valid and r.kind is not None and could_be_either(m, rules):
+            alt = analyze(m, rules, i, kind="run" if r.kind == "set" else "set")
+            if alt.valid and alt.kind != r.kind:
+                other = alt
+        options.append([r] if other is None else [r, other])
+    if all(len(o) == 1 for o in options):
+        return readings, found
+    best = (readings, found)
+    for choice in product(*options):
+        trial = list(choice)
+        v = _contract_violations(contract, trial, rules)
+        if len(v) < len(best[1]):
+            best = (trial, v)
+            if not v:
+                break
+    return best
 
 
 def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules) -> list[Violation]:
@@ -69,9 +113,9 @@ def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules)
 
     def mismatch() -> dict[str, str]:
         if not said:
-            said.update(expected=contract.notation,
-                        got=describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
-                                            key=lambda k: (k[0] != "set", -k[1]))) or "-")
+            said.update(contract=contract.notation,
+                        melds=describe(sorted(((r.kind or "?", len(r.cards)) for r in readings),
+                                              key=lambda k: (k[0] != "set", -k[1]))))
         return dict(said)
 
     if len(readings) != len(contract.melds) or (
@@ -85,7 +129,7 @@ def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules)
             n = len(r.cards)
             if n < size:
                 out.append(Violation("contract_mismatch", _index(readings, r), mismatch()))
-            elif n > size and not rules.contract_extra_cards and r.valid:
+            elif n > size and not (rules.contract_extra_cards or contract.no_discard) and r.valid:
                 out.append(Violation("contract_extra_cards", _index(readings, r), {"size": size, "count": n}))
     return out
 

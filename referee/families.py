@@ -247,6 +247,9 @@ LIVERPOOL = Family(
     penalties=_penalties(lambda v: 5, joker=15),
     defaults=_COMMON_DEFAULTS | {
         "set_min_naturals": 2,
+        # "No puede añadir un segundo comodín … a menos que las cartas naturales … identifiquen claramente la
+        # posición": the document states it as the rule, adding that house rules vary
+        "second_wild_needs_fixed_position": True,
         "contract_extra_cards": True,
         "lay_off_same_turn": True,
         "joker_swap": True,
@@ -464,10 +467,16 @@ class Rules:
         return self.family.penalties[rank.symbol]
 
     def can_hold(self, hand: int, buys: int = 0) -> int:
-        """The most cards a player who did not go out can hold when ``hand`` ends: the deal, the card drawn in
-        the turn that went unfinished, and for each buy the discard and the penalty card."""
+        """The most cards a player who did not go out can hold when ``hand`` ends: the deal, and for each buy
+        the discard and the penalty card. Every turn's draw is matched by its discard; only the player who
+        went out was in the middle of a turn.
+
+        >>> r = resolve("contract")
+        >>> r.can_hold(1), r.can_hold(4, buys=2)
+        (10, 16)
+        """
         spec = self.hand(min(hand, len(self.hands)))  # a replay is the last hand again
-        return spec.deal + 1 + (1 + BUY_EXTRA_CARDS) * buys
+        return spec.deal + (1 + BUY_EXTRA_CARDS) * buys
 
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""
@@ -533,6 +542,13 @@ def _check_option(name: str, value: Any, fam: Family) -> Any:
     return value
 
 
+def check_players(fam: Family, players: Any, field: str = "players") -> None:
+    """Is ``players`` a table this family is played by? The one check every ruling makes (``field`` names the
+    input that said how many: a count, or the seats of a table)."""
+    if not isinstance(players, int) or isinstance(players, bool) or not fam.players[0] <= players <= fam.players[1]:
+        raise RulesError("players_out_of_range", field, minimum=fam.players[0], maximum=fam.players[1])
+
+
 def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = None) -> Rules:
     """The rules of one game. Raises ``RulesError`` naming the bad input."""
     fam = family(fid)
@@ -546,8 +562,7 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
         raise RulesError("bad_options", "options")
     if players is None:
         players = fam.ideal[0]
-    if not isinstance(players, int) or isinstance(players, bool) or not fam.players[0] <= players <= fam.players[1]:
-        raise RulesError("players_out_of_range", "players", minimum=fam.players[0], maximum=fam.players[1])
+    check_players(fam, players)
 
     chosen = dict(fam.defaults)
     for vid in dict.fromkeys(variants):

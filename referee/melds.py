@@ -73,48 +73,82 @@ class _Attempt:
     wild_count: int = 0
 
 
-def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None) -> Meld:
+def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None, kind: str | None = None) -> Meld:
     """Read ``cards`` as a set or a run under ``rules``. ``index`` is the meld's number in its verdict.
 
-    The verdict never depends on the order of ``cards``; where a wild card at the end of a run could stand
-    for either end, the order the cards were given in decides (as they lie on the table), else the high end.
+    A meld is whatever its place needs it to be, where its cards allow: with ``kind`` ("set" or "run") given,
+    the cards are read as that kind when they make a valid one (one natural card and wild cards are both a set
+    and a run), else as they read best. The verdict never depends on the order of ``cards``; where a wild card
+    at the end of a run could stand for either end, the order the cards were given in decides (as they lie on
+    the table), else the high end.
     """
     cards = tuple(cards)
+    best = _best(cards, rules, index, None)
+    if kind is not None and (best.kind != kind or best.violations) and could_be_either(cards, rules):
+        wanted = _best(cards, rules, index, kind)
+        if not wanted.violations:
+            best = wanted
+    found: str | None = best.kind
+    if not any(c.rank is not None for c in cards):
+        found = None
+    return Meld(cards, found, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+
+
+def could_be_either(cards: Sequence[Card], rules: Rules) -> bool:
+    """Could these cards read as a set and as a run? Only where at most one of them is a natural card that is
+    not of a wild rank (two naturals of one rank are never a run; of two ranks, never a set)."""
+    wild_ranks = rules.wild_ranks
+    return sum(1 for c in cards if c.rank not in wild_ranks) <= 1
+
+
+def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> list[Meld]:
+    """Every valid reading of ``cards``: the best first, then (for one natural card and wild cards) the other
+    kind where it is valid too."""
+    first = analyze(cards, rules, index)
+    if not first.valid or not could_be_either(cards, rules):
+        return [first]
+    other = analyze(cards, rules, index, kind="run" if first.kind == "set" else "set")
+    return [first, other] if other.valid and other.kind != first.kind else [first]
+
+
+def _best(cards: tuple[Card, ...], rules: Rules, index: int | None, only: str | None) -> _Attempt:
+    """The best reading of ``cards``, of the kind ``only`` where it is given."""
     wild_ranks = rules.wild_ranks
     dual_cards = [c for c in cards if c.rank is not None and c.rank in wild_ranks]
     if not dual_cards:
-        best = _read(cards, [c for c in cards if c.rank is not None], [c for c in cards if c.rank is None],
-                     rules, index)
-    else:
-        # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
-        duals = Counter(dual_cards)
-        dual_types = sorted(duals, key=lambda c: c.sort_key)
-        best = None
-        for split in product(*(range(duals[c] + 1) for c in dual_types)):
-            as_natural = dict(zip(dual_types, split))
-            naturals: list[Card] = []
-            wilds: list[Card] = []
-            used: Counter[Card] = Counter()
-            for c in cards:
-                if c.rank is None or (c.rank in wild_ranks and used[c] >= as_natural[c]):
-                    wilds.append(c)
-                else:
-                    if c.rank in wild_ranks:
-                        used[c] += 1
-                    naturals.append(c)
-            attempt = _read(cards, naturals, wilds, rules, index)
-            if best is None or _better(attempt, best, _looks_like(naturals, len(cards))):
-                best = attempt
+        return _read(cards, [c for c in cards if c.rank is not None], [c for c in cards if c.rank is None],
+                     rules, index, only)
+    # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
+    duals = Counter(dual_cards)
+    dual_types = sorted(duals, key=lambda c: c.sort_key)
+    best = None
+    for split in product(*(range(duals[c] + 1) for c in dual_types)):
+        as_natural = dict(zip(dual_types, split))
+        naturals: list[Card] = []
+        wilds: list[Card] = []
+        used: Counter[Card] = Counter()
+        for c in cards:
+            if c.rank is None or (c.rank in wild_ranks and used[c] >= as_natural[c]):
+                wilds.append(c)
+            else:
+                if c.rank in wild_ranks:
+                    used[c] += 1
+                naturals.append(c)
+        attempt = _read(cards, naturals, wilds, rules, index, only)
+        if best is None or _better(attempt, best, _looks_like(naturals, len(cards))):
+            best = attempt
     assert best is not None
-    kind: str | None = best.kind
-    if not any(c.rank is not None for c in cards):
-        kind = None
-    return Meld(cards, kind, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+    return best
 
 
 def _read(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], rules: Rules,
-          index: int | None) -> _Attempt:
-    """The better of reading the cards as a set or as a run (the likelier one first, the other only if needed)."""
+          index: int | None, only: str | None = None) -> _Attempt:
+    """The better of reading the cards as a set or as a run (the likelier one first, the other only if needed);
+    with ``only`` given, the reading of that kind."""
+    if only == "set":
+        return _as_set(naturals, wilds, rules, index)
+    if only == "run":
+        return _as_run(cards, naturals, wilds, rules, index)
     ranks = {c.rank for c in naturals}
     one_rank = len(ranks) == 1
     one_suit = len({c.suit for c in naturals}) == 1
@@ -227,12 +261,13 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
                 valid.append(layout)
     if valid:
         layout = next((lay for lay in valid if (lay[0][0], lay[-1][0]) == hinted), valid[0])
-        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if _wild_at(p, c, suit)] if w else []
+        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)] if w else []
         return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
     return _Attempt("run", least or [Violation("run_too_long", index)])
 
 
-def _wild_at(pos: int, card: Card, suit: Suit) -> bool:
+def wild_at(pos: int, card: Card, suit: Suit) -> bool:
+    """Does ``card`` at run position ``pos`` of ``suit`` stand for another card?"""
     if card.rank is None or card.suit != suit:
         return True
     return _positions(card.rank, pos == HIGH_ACE) != pos
@@ -270,17 +305,19 @@ def _wild_rules(layout: tuple[tuple[int, Card], ...], suit: Suit, rules: Rules, 
     """The house rules on wild cards in a run laid out as ``layout``; ``floating`` of its end wild cards
     could as well sit at the other end."""
     return [Violation(code, index, params) for code, params in
-            wild_rule_breaks([_wild_at(p, c, suit) for p, c in layout], floating, rules)]
+            wild_rule_breaks([wild_at(p, c, suit) for p, c in layout], floating, rules)]
 
 
 def wild_rule_breaks(flags: Sequence[bool], floating: int, rules: Rules) -> list[tuple[str, dict[str, Any]]]:
     """Which house rules on wild cards a run breaks, given which of its places (low to high) hold a wild card
-    and how many of its end wild cards could as well sit at the other end."""
+    and how many of its end wild cards could as well sit at the other end. A run with two or more wild cards
+    keeps the second-wild rule only where the natural cards fix the place of every one of them: a lone wild
+    card may stand at either end, a second may not."""
     out: list[tuple[str, dict[str, Any]]] = []
     limit = rules.run_max_wilds_per_4
     if limit is not None and any(sum(flags[i:i + 4]) > limit for i in range(len(flags) - 3)):
         out.append(("run_too_many_wilds", {"maximum": limit}))
-    if rules.second_wild_needs_fixed_position and floating >= 2:
+    if rules.second_wild_needs_fixed_position and floating and sum(flags) >= 2:
         out.append(("second_wild_position", {}))
     return out
 
@@ -336,3 +373,19 @@ def _why_not_linear(naturals: list[Card], w: int, rules: Rules, index: int | Non
         "needed": gaps(pos), "wilds": w,
         "low_card": str(position_card(pos[widest], suit)), "high_card": str(position_card(pos[widest + 1], suit)),
     })
+
+
+def meld_rules(rules: Rules, r: Meld) -> list[str]:
+    """The rules one meld's reading rests on."""
+    out = ["rule-set" if r.kind == "set" else "rule-run" if r.kind == "run" else "rule-wild-natural"]
+    if r.wilds:
+        out.append("rule-wilds")
+        if r.kind == "set" and rules.set_min_naturals > 1:
+            out.append("rule-set-naturals")
+        if r.kind == "run" and rules.run_max_wilds_per_4 is not None:
+            out.append("rule-run-wilds")
+        if len(r.wilds) > 1 and rules.second_wild_needs_fixed_position:
+            out.append("rule-second-wild")
+    if r.kind == "run" and any(c.rank is not None and int(c.rank) == 1 for c in r.cards):
+        out.append("rule-aces")
+    return out

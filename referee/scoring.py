@@ -21,10 +21,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
-from .cards import JOKER, JOKER_TEXT, NATURALS, Card, CardError, Rank, Suit
+from .cards import JOKER_TEXT, Card, CardError, Rank, Suit
 from .families import Rules
+from .pack import can_make, most_points
 from .verdicts import Violation
 
 
@@ -37,18 +38,25 @@ def penalty(rules: Rules, cards: Sequence[Card]) -> int:
     return sum(rules.points(c) for c in cards)
 
 
+def pack_points(rules: Rules) -> Counter[int]:
+    """The pack as the scorer sees it: how many of its cards are worth each number of points.
+
+    >>> from referee.families import resolve
+    >>> sorted(pack_points(resolve("liverpool", players=6)).items())
+    [(5, 96), (10, 48), (15, 18)]
+    """
+    pool: Counter[int] = Counter()
+    for rank in Rank:
+        pool[rules.rank_points(rank)] += 4 * rules.decks
+    if rules.jokers:
+        pool[rules.rank_points(None)] += rules.jokers
+    return pool
+
+
 def possible_totals(rules: Rules, max_cards: int) -> set[int]:
-    """Every penalty that some hand of at most ``max_cards`` cards could score (a typed total is accepted only
-    if it is one of these)."""
-    values = sorted({rules.points(c) for c in _one_of_each()})
-    reach = {0}
-    for _ in range(max_cards):
-        reach |= {r + v for r in reach for v in values}
-    return reach
-
-
-def _one_of_each() -> list[Card]:
-    return list(NATURALS) + [JOKER]
+    """Every penalty that some hand of at most ``max_cards`` cards of this pack could score (0: no cards)."""
+    pool = pack_points(rules)
+    return {0} | {t for t in range(1, most_points(pool, max_cards) + 1) if can_make(pool, [(t, max_cards)])}
 
 
 # --------------------------------------------------------------------------------------------- a hand's score
@@ -134,9 +142,25 @@ def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
                cutter: int | None = None, exact_cut: bool = False) -> HandScore:
     """Score one hand: ``players`` in seat order, ``out`` the seat that went out (``None``: the stock ran out),
     ``entries`` each other seat's leftovers, ``buys`` how many discards each seat bought this hand, ``cutter``
-    the seat that cut and ``exact_cut`` whether the cut was exact. Refuses (with violations, the first problem
-    first) what no deal could produce: cards for the player who went out, more cards than a player could hold,
-    a total no cards could make, more copies of a card than the pack holds."""
+    the seat that cut and ``exact_cut`` whether the cut was exact.
+
+    Refuses (with violations, the first problem first, each naming the players it is about) what no deal could
+    produce: cards for the player who went out; more cards than a player can hold (``Rules.can_hold``); a
+    typed total above what that many cards of this pack can make, or one they cannot make at all; more copies
+    of a card than the pack holds; and totals and cards that the pack cannot leave in those hands all at once
+    (``pack.can_make``). The exact-cut bonus comes off a score, never off what the cards left are worth, so
+    the bounds are on the penalty.
+
+    >>> from referee.families import resolve
+    >>> six = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+    >>> r = resolve("liverpool", ["no_buying"], players=6)
+    >>> score_hand(r, 1, six, 0, {1: Entry(total=150)} | {i: Entry(total=5) for i in range(2, 6)}).valid
+    True
+    >>> v = score_hand(r, 1, six, 0, {1: Entry(total=150), 2: Entry(total=150)} | {
+    ...     i: Entry(total=5) for i in range(3, 6)}).violations[0]
+    >>> v.code, v.params["players"]
+    ('pack_cannot_make', ['Ben', 'Cy'])
+    """
     buys = buys or {}
 
     def refuse(code: str, field: str | None, **params: object) -> HandScore:
@@ -147,8 +171,10 @@ def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
     if out is None and rules.stock_exhausted != "end_hand":
         return refuse("nobody_out", "out")
     bonus = rules.exact_cut_bonus if exact_cut else 0
+    pack = pack_points(rules)
     seats = []
-    pack: Counter[Leftover] = Counter()
+    held: dict[int, tuple[Leftover, ...]] = {}
+    typed: dict[int, tuple[int, int]] = {}  # seat -> (total, the most cards it can be)
     for seat, name in enumerate(players):
         entry = entries.get(seat, Entry())
         cut = bonus if seat == cutter else 0
@@ -161,39 +187,72 @@ def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
         if entry.cards:
             if len(entry.cards) > holds:
                 return refuse("too_many_cards", f"cards_{seat}", player=name, maximum=holds)
-            pack.update(entry.cards)
             points = sum(rules.rank_points(c.rank) for c in entry.cards)
             if entry.total is not None and entry.total != points:
                 return refuse("total_disagrees", f"total_{seat}", player=name, total=entry.total, cards=points)
+            held[seat] = entry.cards
             seats.append(SeatScore(seat, name, points, cut, entry.cards))
         elif entry.total is not None:
-            if entry.total < 0 or entry.total not in possible_totals(rules, holds):
+            highest = most_points(pack, holds)
+            if entry.total > highest:
+                return refuse("total_too_high", f"total_{seat}", player=name, total=entry.total, maximum=holds,
+                              highest=highest)
+            if can_make(pack, [(entry.total, holds)]) is False:
                 return refuse("impossible_total", f"total_{seat}", player=name, total=entry.total)
+            typed[seat] = (entry.total, holds)
             seats.append(SeatScore(seat, name, entry.total, cut, None))
         else:
             return refuse("missing_cards", f"cards_{seat}", player=name)
-    over = pack_violations(rules, pack)
-    return HandScore((), over) if over else HandScore(tuple(seats))
+    over = pack_violations(rules, held, players)
+    if over:
+        return HandScore((), over)
+    if typed and (held or len(typed) > 1) and not _fits(rules, pack, held, typed, set(held) | set(typed)):
+        culprits = sorted(set(held) | set(typed))
+        for seat in list(culprits):
+            fewer = [s for s in culprits if s != seat]
+            if not _fits(rules, pack, held, typed, set(fewer)):
+                culprits = fewer
+        first = culprits[0]
+        return refuse("pack_cannot_make", f"total_{first}" if first in typed else f"cards_{first}",
+                      players=[players[s] for s in culprits], decks=rules.decks, jokers=rules.jokers)
+    return HandScore(tuple(seats))
 
 
-def pack_violations(rules: Rules, pack: Counter[Leftover]) -> tuple[Violation, ...]:
-    """More of a card, or of a rank, than the pack holds (a rank written alone counts against its rank)."""
-    jokers = pack.get(Leftover(None), 0)
+def _fits(rules: Rules, pack: Counter[int], held: Mapping[int, tuple[Leftover, ...]],
+          typed: Mapping[int, tuple[int, int]], seats: set[int]) -> bool:
+    """Whether what is left of the pack once these seats' cards are out can make their typed totals (a search
+    the budget cut short does not refuse)."""
+    pool = Counter(pack)
+    for seat in seats & set(held):
+        pool.subtract(rules.rank_points(c.rank) for c in held[seat])
+    return can_make(+pool, [typed[s] for s in sorted(seats & set(typed))]) is not False
+
+
+def pack_violations(rules: Rules, held: Mapping[int, tuple[Leftover, ...]],
+                    players: Sequence[str]) -> tuple[Violation, ...]:
+    """More of a card, or of a rank, than the pack holds (a rank written alone counts against its rank), naming
+    the players who have it."""
     out = []
-    if jokers > rules.jokers:
-        out.append(Violation("too_many_copies", None, {"card": JOKER_TEXT, "count": jokers, "copies": rules.jokers},
-                             field="cards"))
+    left: Counter[Leftover] = Counter(c for cards in held.values() for c in cards)
+    checks: list[tuple[str, int, int, Callable[[Leftover], bool]]] = [
+        (JOKER_TEXT, left[Leftover(None)], rules.jokers, lambda c: c.rank is None)]
     for rank in Rank:
         for suit in Suit:
-            n = pack.get(Leftover(rank, suit), 0)
-            if n > rules.decks:
-                out.append(Violation("too_many_copies", None, {"card": rank.symbol + suit.value, "count": n,
-                                                               "copies": rules.decks}, field="cards"))
-        of_rank = sum(n for c, n in pack.items() if c.rank == rank)
-        if of_rank > rules.decks * 4:
-            out.append(Violation("too_many_copies", None, {"card": rank.symbol, "count": of_rank,
-                                                           "copies": rules.decks * 4}, field="cards"))
+            card = Leftover(rank, suit)
+            checks.append((str(card), left[card], rules.decks, card.__eq__))
+        checks.append((rank.symbol, sum(n for c, n in left.items() if c.rank == rank), rules.decks * 4,
+                       _of_rank(rank)))
+    for card_text, count, copies, has in checks:
+        if count > copies:
+            seats = [s for s in sorted(held) if any(has(c) for c in held[s])]
+            out.append(Violation("too_many_copies_left", None, {
+                "card": card_text, "count": count, "copies": copies, "players": [players[s] for s in seats]},
+                field=f"cards_{seats[0]}"))
     return tuple(out)
+
+
+def _of_rank(rank: Rank) -> Callable[[Leftover], bool]:
+    return lambda c: c.rank == rank
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .cards import Card
+from .cards import Card, Suit
 from .errors import RefereeError
-from .families import Rules
-from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, position_card
-from .verdicts import Violation
+from .families import Rules, check_players
+from .melds import HIGH_ACE, LOW_ACE, Meld, analyze, meld_rules, position_card, readings, wild_at, wild_rule_breaks
+from .verdicts import CODES, Violation, cite
 
 
 class TableError(RefereeError):
@@ -29,10 +29,21 @@ class BuyRuling:
     reason: str  # a code of ``verdicts.CODES``; the web layer words it
     params: dict[str, object] = field(default_factory=dict)
     buys_left: dict[str, int | None] = field(default_factory=dict)  # None: no limit
+    rules: list[str] = field(default_factory=list)  # the rule anchors the ruling rests on
 
 
 def buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str],
         buys_used: dict[str, int] | None = None, shanghai: bool = False) -> BuyRuling:
+    ruling = _buy(rules, seats, current, callers, buys_used, shanghai)
+    why = [CODES[ruling.reason].rule, "rule-buying", "rule-buy-priority"]
+    if rules.buy_limit is not None:
+        why.append("rule-buy-limit")
+    ruling.rules = cite((), why)
+    return ruling
+
+
+def _buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str],
+         buys_used: dict[str, int] | None = None, shanghai: bool = False) -> BuyRuling:
     """Who takes the top discard. ``current`` is the player whose turn it is (the next to draw); ``callers``
     want the card. The player in turn may take it as their draw, with no penalty card; otherwise the nearest
     caller after them in seat order who has buys left takes it with a penalty card from the stock. The
@@ -40,6 +51,7 @@ def buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str]
     seats = list(seats)
     if len(seats) != len(set(seats)) or len(seats) < 2:
         raise TableError("bad_seats", "seats")
+    check_players(rules.family, len(seats), "seats")  # the table the family allows, as every ruling asks
     if current not in seats:
         raise TableError("unknown_player", "current", name=current)
     for name in callers:
@@ -91,38 +103,60 @@ class LayoffRuling:
     valid: bool
     meld: Meld
     violations: list[Violation]
-    placed: list[tuple[Card, str]] = field(default_factory=list)  # (card, "low" | "high" | "set")
+    placed: list[tuple[Card, str]] = field(default_factory=list)  # (card, "low" | "high" | "gap" | "set")
+    rules: list[str] = field(default_factory=list)  # the rule anchors the ruling rests on
+
+
+def table_readings(rules: Rules, meld: Sequence[Card], kind: str | None = None) -> list[Meld]:
+    """The ways a meld on the table may be read: as ``kind`` where it is given (as it was put down), else every
+    valid reading (one natural card and wild cards are a set and a run). Refuses a meld that is not valid."""
+    found = [analyze(meld, rules, kind=kind)] if kind is not None else readings(meld, rules)
+    if not found[0].valid:
+        raise TableError("meld_invalid", "meld", codes=[v.code for v in found[0].violations])
+    return found
 
 
 def layoff(rules: Rules, meld: Sequence[Card], cards: Sequence[Card], down: bool = True,
-           same_turn: bool = False) -> LayoffRuling:
-    """May ``cards`` be laid off on ``meld`` (as it lies on the table), and where does each go?"""
-    table = analyze(meld, rules)
-    if not table.valid:
-        raise TableError("meld_invalid", "meld", codes=[v.code for v in table.violations])
+           same_turn: bool = False, kind: str | None = None) -> LayoffRuling:
+    """May ``cards`` be laid off on ``meld`` (as it lies on the table: its wild cards keep their places), and
+    where does each go? ``kind`` says how the meld was put down where its cards could be either."""
     permission = []
     if not down:
         permission.append(Violation("layoff_not_down"))
     elif same_turn and not rules.lay_off_same_turn:
         permission.append(Violation("layoff_same_turn"))
-    if table.kind == "set":
-        out = []
-        for c in cards:
-            if c.rank is not None and not rules.is_wild(c) and c.rank != table.rank:
-                assert table.rank is not None
-                out.append(Violation("layoff_wrong_rank", None, {"card": str(c), "rank": table.rank.symbol}))
-        result = analyze(list(meld) + list(cards), rules)
-        problems = out or ([] if result.valid and result.kind == "set" else result.violations)
-        placed = [(c, "set") for c in cards]
-        violations = permission + problems
-        return LayoffRuling(not violations, result, violations, placed if not problems else [])
-    return _layoff_run(rules, table, list(cards), permission)
+    first: LayoffRuling | None = None
+    for table in table_readings(rules, meld, kind):
+        ruling = _layoff_set(rules, table, list(cards)) if table.kind == "set" else \
+            _layoff_run(rules, table, list(cards))
+        if first is None:
+            first = ruling
+        if ruling.valid:
+            break
+    else:
+        ruling = first  # type: ignore[assignment]
+    violations = permission + ruling.violations
+    ruling.rules = cite(violations, ["rule-lay-off"] + meld_rules(rules, ruling.meld))
+    ruling.valid = not violations
+    ruling.violations = violations
+    return ruling
 
 
-def _layoff_run(rules: Rules, table: Meld, cards: list[Card], permission: list[Violation]) -> LayoffRuling:
+def _layoff_set(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
+    out = []
+    for c in cards:
+        if c.rank is not None and not rules.is_wild(c) and c.rank != table.rank:
+            assert table.rank is not None
+            out.append(Violation("layoff_wrong_rank", None, {"card": str(c), "rank": table.rank.symbol}))
+    result = analyze(list(table.cards) + list(cards), rules, kind="set")
+    problems = out or ([] if result.valid and result.kind == "set" else result.violations)
+    return LayoffRuling(not problems, result, problems, [(c, "set") for c in cards] if not problems else [])
+
+
+def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
     assert table.suit is not None
     suit = table.suit
-    occupied = {p: c for p, c in table.layout}
+    occupied = {p: c for p, c in table.layout}  # the table's wild cards keep their places
     problems: list[Violation] = []
     naturals: dict[int, Card] = {}
     wilds: list[Card] = []
@@ -144,40 +178,54 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card], permission: list[V
         # an ace goes to the end it is nearer to
         naturals[min(free, key=lambda p: min(abs(p - table.low), abs(p - table.high)))] = c
     if problems:
-        return LayoffRuling(False, table, permission + problems)
+        return LayoffRuling(False, table, problems)
     lo = min([table.low, *naturals])
     hi = max([table.high, *naturals])
     holes = [p for p in range(lo, hi + 1) if p not in occupied and p not in naturals]
     if len(holes) > len(wilds):
         far = [c for p, c in naturals.items() if p < table.low - 1 - len(wilds) or p > table.high + 1 + len(wilds)]
         card = far[0] if far else next(iter(naturals.values()))
-        return LayoffRuling(False, table, permission + [Violation("layoff_no_end", None, {"card": str(card)})])
+        return LayoffRuling(False, table, [Violation("layoff_no_end", None, {"card": str(card)})])
     layout = dict(occupied) | naturals
     filler = iter(wilds)
     for p in holes:
         layout[p] = next(filler)
     spare = list(filler)
-    # spare wild cards extend the high end first, then the low end, within the ace rule
-    top = 13 if (rules.ace == "low" or (any(p == LOW_ACE for p in layout))) else HIGH_ACE
-    bottom = 2 if (rules.ace == "high" or any(p == HIGH_ACE for p in layout)) else LOW_ACE
-    for w in spare:
-        if hi < top:
-            hi += 1
-            layout[hi] = w
-        elif lo > bottom:
-            lo -= 1
-            layout[lo] = w
-        else:
-            return LayoffRuling(False, table, permission + [Violation("run_too_long")])
-    ordered = [layout[p] for p in sorted(layout)]
-    result = analyze(ordered, rules)
-    if not result.valid or result.kind != "run":
-        return LayoffRuling(False, result, permission + result.violations)
-    placed = []
-    for p in sorted(layout):
-        if p not in occupied:
-            placed.append((layout[p], "low" if p < table.low else "high" if p > table.high else "gap"))
-    return LayoffRuling(not permission, result, permission, placed)
+    has_low_ace = any(p == LOW_ACE for p in layout)
+    has_high_ace = any(p == HIGH_ACE for p in layout)
+    top = 13 if (rules.ace == "low" or has_low_ace) else HIGH_ACE
+    bottom = 2 if (rules.ace == "high" or has_high_ace) else LOW_ACE
+    # the ways the spare wild cards can go at the ends, the high end first; where there is more than one, the
+    # natural cards do not fix their places
+    ways = [below for below in range(len(spare) + 1)
+            if lo - below >= bottom and hi + len(spare) - below <= top and hi - lo + 1 + len(spare) <= 13]
+    if not ways:
+        return LayoffRuling(False, table, [Violation("run_too_long")])
+    floating = len(spare) if len(ways) > 1 else 0
+    first_breaks: list[tuple[str, dict[str, object]]] | None = None
+    for below in ways:
+        trial = dict(layout)
+        for i in range(below):
+            trial[lo - 1 - i] = spare[i]
+        for i in range(len(spare) - below):
+            trial[hi + 1 + i] = spare[below + i]
+        order = sorted(trial)
+        breaks = wild_rule_breaks([wild_at(p, trial[p], suit) for p in order], floating, rules)
+        if not breaks:
+            result = run_meld(tuple((p, trial[p]) for p in order), suit)
+            placed = [(trial[p], "low" if p < table.low else "high" if p > table.high else "gap")
+                      for p in order if p not in occupied]
+            return LayoffRuling(True, result, [], placed)
+        if first_breaks is None:
+            first_breaks = breaks
+    assert first_breaks is not None
+    return LayoffRuling(False, table, [Violation(code, None, params) for code, params in first_breaks])
+
+
+def run_meld(layout: tuple[tuple[int, Card], ...], suit: Suit) -> Meld:
+    """A valid run laid out as ``layout`` (position, card), its wild cards where they lie."""
+    wilds = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)]
+    return Meld(tuple(c for _, c in layout), "run", True, [], wilds, None, suit, layout)
 
 
 # ------------------------------------------------------------------------------------------- joker swap
@@ -187,19 +235,33 @@ class SwapRuling:
     represents: list[tuple[Card, str]]  # each wild card on the meld and what it stands for
     violations: list[Violation]
     meld: Meld | None = None  # the meld after the swap
+    rules: list[str] = field(default_factory=list)  # the rule anchors the ruling rests on
 
 
-def swap(rules: Rules, meld: Sequence[Card], card: Card) -> SwapRuling:
-    """May ``card`` (a natural card from hand) take the place of a wild card on ``meld``?"""
-    table = analyze(meld, rules)
-    if not table.valid:
-        raise TableError("meld_invalid", "meld", codes=[v.code for v in table.violations])
+def swap(rules: Rules, meld: Sequence[Card], card: Card, kind: str | None = None) -> SwapRuling:
+    """May ``card`` (a natural card from hand) take the place of a wild card on ``meld``? ``kind`` says how the
+    meld was put down where its cards could be either."""
+    first: SwapRuling | None = None
+    for table in table_readings(rules, meld, kind):
+        ruling = _swap(rules, table, card)
+        if first is None:
+            first = ruling
+        if ruling.valid or not any(v.code == "swap_wrong_card" for v in ruling.violations):
+            break
+    else:
+        ruling = first  # type: ignore[assignment]
+    ruling.rules = cite(ruling.violations, ["rule-joker-swap"] + meld_rules(rules, ruling.meld or
+                                                                         table_readings(rules, meld, kind)[0]))
+    return ruling
+
+
+def _swap(rules: Rules, table: Meld, card: Card) -> SwapRuling:
     represents = list(table.wilds)
     problems: list[Violation] = []
     if not rules.joker_swap:
         problems.append(Violation("swap_not_allowed"))
     if not represents:
-        return SwapRuling(False, represents, problems + [Violation("swap_no_wild")])
+        return SwapRuling(False, represents, problems + [Violation("swap_no_wild")], table)
     target = None
     for wild, stands in represents:
         matches = (card.rank is not None and
@@ -209,16 +271,17 @@ def swap(rules: Rules, meld: Sequence[Card], card: Card) -> SwapRuling:
             break
     if target is None:
         return SwapRuling(False, represents, problems + [Violation("swap_wrong_card", None, {
-            "card": str(card), "represents": [s for _, s in represents]})])
+            "card": str(card), "represents": [s for _, s in represents]})], table)
     if table.kind == "run":
         assert table.suit is not None
         # the wild card at that place gives way to the natural card; the rest of the run stays where it lies
-        after = [card if position_card(p, table.suit) == card else c for p, c in table.layout]
+        result = run_meld(tuple((p, card if position_card(p, table.suit) == card else c) for p, c in table.layout),
+                          table.suit)
     else:
-        after = list(meld)
+        after = list(table.cards)
         after[after.index(target)] = card
-    result = analyze(after, rules)
-    problems += result.violations
+        result = analyze(after, rules, kind="set")
+        problems += result.violations
     return SwapRuling(not problems, represents, problems, result)
 
 

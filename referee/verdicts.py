@@ -4,7 +4,11 @@ Every code the engine answers with is written here once with the rule anchor it 
 family's rules page) and its English message, a template with named placeholders that the web layer
 translates: the verdicts on melds, lay-offs, swaps and buys, and the refusals of a hand's score (input the
 engine cannot read has its words in ``errors``). Parameters whose names end in ``card`` or
-``cards`` hold card notation; the web layer writes them in the reader's language.
+``cards`` hold card notation, and ``contract`` and ``melds`` hold melds in notation (``S3 R4``); the web layer
+writes them in the reader's language.
+
+Every verdict also names the rules it rests on, yes or no (``cite``): the rules of what is wrong first, then the
+rules the answer was held to.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ CODES: dict[str, Code] = {
     "no_natural": Code("rule-wild-natural", N_("A meld needs at least one natural card to show what it is.")),
     "not_a_meld": Code("rule-set", N_("These cards are neither a set nor a run.")),
     # the contract
-    "contract_mismatch": Code("rule-contract", N_("This hand's contract is %(expected)s; the melds make %(got)s.")),
+    "contract_mismatch": Code("rule-contract", N_("This hand's contract is %(contract)s; the melds make %(melds)s.")),
     "contract_extra_cards": Code(
         "rule-going-down", N_("When you go down, each contract meld must be exactly %(size)s cards. Cards in this "
                               "one: %(count)s. Lay the extra cards off later.")),
@@ -94,6 +98,14 @@ CODES: dict[str, Code] = {
                                                       "cards (%(cards)s).")),
     "impossible_total": Code("rule-penalty-values", N_("%(player)s: no cards left in hand could make %(total)s "
                                                        "points.")),
+    "total_too_high": Code("rule-penalty-values", N_(
+        "%(player)s: %(total)s points is more than anyone can have left in this hand: at most %(maximum)s cards, "
+        "worth at most %(highest)s points in this pack.")),
+    "too_many_copies_left": Code("rule-decks", N_(
+        "Too many copies of %(card)s left in hand (%(players)s): %(count)s, but the pack holds %(copies)s.")),
+    "pack_cannot_make": Code("rule-decks", N_(
+        "%(players)s: one pack (%(decks)s decks, %(jokers)s jokers) cannot leave all of this in their hands at "
+        "once. Check their entries.")),
     "missing_cards": Code("rule-scoring", N_("Enter the cards %(player)s has left, or their total.")),
 }
 
@@ -116,6 +128,16 @@ class Violation:
 
     def sort_key(self) -> tuple[int, str]:
         return (-1 if self.meld is None else self.meld, self.code)
+
+
+def cite(violations: Any, supporting: Any = ()) -> list[str]:
+    """The rule anchors of ``violations`` (in order), then those of ``supporting``, each once."""
+    out: dict[str, None] = {}
+    for v in violations:
+        out[v.rule] = None
+    for anchor in supporting:
+        out[anchor] = None
+    return list(out)
 
 
 def _plain(value: Any) -> str:

@@ -22,9 +22,13 @@
   document.body.addEventListener("htmx:afterSwap", function (e) {
     var b = document.getElementById("board"), zone = document.getElementById("record-zone");
     if (!b || !zone || e.detail.target !== b && e.detail.elt !== b) { return; }
+    // The end-of-hand form says which version of the game this phone last showed: a save is refused only if
+    // the game changed after that (another phone's undo a moment ago), never for a change the board shows.
+    var form = document.getElementById("record");
+    var seen = form && form.querySelector("input[name=version]");
+    if (seen && b.dataset.version && b.dataset.hand === zone.dataset.hand) { seen.value = b.dataset.version; }
     // Another phone moved the game on to a new hand: bring the end-of-hand form along, unless this phone has
     // started filling it in (then its save is answered with what happened, and nothing typed is lost).
-    var form = document.getElementById("record");
     if (b.dataset.hand !== zone.dataset.hand && !(form && form.dataset.touched)) {
       window.htmx.ajax("GET", window.location.pathname + window.location.search,
                        { target: "#record-zone", select: "#record-zone", swap: "outerHTML" });

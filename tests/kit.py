@@ -17,3 +17,24 @@ def melds(text: str) -> list[list[Card]]:
 
 def rules(family: str = "liverpool", *variants: str, players: int | None = None, **options: object) -> Rules:
     return resolve(family, list(variants), options, players)
+
+
+def resolve_cited(client, cited: list[dict[str, str]], lang: str | None = None) -> list[str]:
+    """Open every rule an answer cites: each link must load the rules page (in ``lang``, where given) and land on
+    an element with that rule's anchor. Returns the anchors."""
+    import re
+
+    assert cited, "an answer cites no rule"
+    pages: dict[str, str] = {}
+    for item in cited:
+        url, _, anchor = item["rule_url"].partition("#")
+        assert anchor == item["rule"], item
+        if url not in pages:
+            r = client.get(url)
+            assert r.status_code == 200, url
+            pages[url] = r.get_data(as_text=True)
+        html = pages[url]
+        if lang is not None:
+            assert f'<html lang="{lang}">' in html, url
+        assert re.search(r'id="%s"' % re.escape(anchor), html), (url, anchor)
+    return [item["rule"] for item in cited]

@@ -93,7 +93,7 @@ class TestBadRequests:
          "players"),
         ("arrange", {"ruleset": "liverpool", "hand": 1, "cards": ["AH"] * 30}, "too_many", "cards"),
         ("swap", {"ruleset": "liverpool", "meld": ["5H", "6H"], "card": "7H"}, "meld_invalid", "meld"),
-        ("buy", {"ruleset": "liverpool", "seats": ["A", "B"], "current": "Z", "callers": []}, "unknown_player",
+        ("buy", {"ruleset": "liverpool", "seats": ["A", "B", "C"], "current": "Z", "callers": []}, "unknown_player",
          "current"),
         ("penalty", {"ruleset": "liverpool", "cards": {"a": 1}}, "wrong_type", "cards"),
     ])

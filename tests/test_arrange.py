@@ -47,8 +47,15 @@ class TestNearestMiss:
         assert not a.possible and a.missing == 2
         assert sorted(a.needs) in (["7H", "AC"], ["5C", "7H"])
 
-    def test_impossible_at_any_price(self):
+    def test_added_cards_count_even_for_a_whole_meld(self):
+        # seven more cards do make three sets (a third 7, and two sets of cards the hand lacks): issue 11 says
+        # "missing is null only where no cards could ever do"
         a = arrange(rules(), 4, cards("7h 7d"))
+        assert not a.possible and a.missing == 7 and len(a.needs) == 7
+
+    def test_impossible_at_any_price(self):
+        # the final hand melds every card at once in three runs: four suits can never go into three runs
+        a = arrange(rules("progressive"), 7, cards("3h 4h 5h 6h 3s 4s 5s 6s 3d 4d 5d 6d kc"))
         assert not a.possible and a.missing is None
 
     def test_too_many_copies_is_said(self):
@@ -108,7 +115,7 @@ def _hard():  # within every option's range, and a few thousand steps of search
     from referee.cards import parse_cards
 
     r = resolve("liverpool", [], {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4,
-                                  "jokers": 8})
+                                  "jokers": 8, "second_wild_needs_fixed_position": False})
     return r, parse_cards("JS 3S QD AS KS 5C QS 8S JK 4D 9C 2C 3S 5C 8D 2H KH KH")
 
 
@@ -170,7 +177,8 @@ def test_the_explosive_request_is_bounded_and_says_so(client, monkeypatch):
                                                  "options": {option: value}})
         assert r.status_code == 400 and r.json["error"]["field"] == f"options.{option}", option
     body = {"ruleset": "liverpool", "hand": 1, "cards": " ".join(str(c) for c in HARD[1]),
-            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8},
+            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8,
+                        "second_wild_needs_fixed_position": False},
             "lang": "de"}
     r = client.post("/api/v1/arrange", json=body)
     assert r.status_code == 200 and r.json["decided"] and r.json["note"] is None
@@ -185,3 +193,93 @@ def test_the_explosive_request_is_bounded_and_says_so(client, monkeypatch):
     page = client.post("/referee/arrange", data={"family": "liverpool", "hand": "7", "cards": body["cards"],
                                                  "csrf_token": token.group(1)})
     assert page.status_code == 200 and "could not be worked out" in page.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------- the nearest miss and the final hand
+UNIVERSE = [c for c in NATURALS if c.rank is not None and int(c.rank) <= 6 and c.suit.value in "HS"] + [JOKER]
+WIDE = {"decks": 4, "jokers": 8}  # enough copies that adding a card never runs out of the pack
+
+
+def fewest_added(r, hand, h, most):
+    """The brute force that adds cards: the fewest cards of UNIVERSE that, added, let the oracle find the
+    contract (None: more than ``most``)."""
+    from itertools import combinations_with_replacement
+
+    for k in range(0, most + 1):
+        for extra in combinations_with_replacement(UNIVERSE, k):
+            if brute_force(r, hand, list(h) + list(extra)) is not None:
+                return k
+    return None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(fam=families, hand=st.sampled_from([1, 2, 3]),
+       h=st.lists(st.sampled_from(UNIVERSE), min_size=1, max_size=5).filter(
+           lambda h: all(h.count(c) <= 2 for c in h)),
+       extra=st.sampled_from([{}, {"set_min_naturals": 2}, {"run_max_wilds_per_4": 1},
+                              {"second_wild_needs_fixed_position": True}, {"ace": "high"}]))
+def test_missing_agrees_with_a_brute_force_that_adds_cards(fam, hand, h, extra):
+    """Issue 11: "`missing` is null only where no cards could ever do"; otherwise it is the fewest cards that,
+    added to the hand, make the contract."""
+    r = rules(fam, players=4, **WIDE, **extra)
+    a = arrange(r, hand, h)
+    want = fewest_added(r, hand, h, 2)
+    if a.possible:
+        assert want == 0
+        return
+    assert a.missing is not None, shown([h])  # cards can always be added to the first hands' contracts
+    assert a.missing == len(a.needs)
+    if want is not None:
+        assert a.missing == want, (shown([h]), a.needs, a.melds)
+    else:
+        assert a.missing > 2, (shown([h]), a.needs)
+
+
+def add_needs(h, needs):
+    suits = iter("SHDC" * 8)
+    return list(h) + cards(" ".join(n if len(n) > 1 and n[-1] in "SHDC" else n + next(suits) for n in needs))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(fam=families, hand=st.integers(1, 7), h=small_hands(10),
+       extra=st.sampled_from([{}, {"set_min_naturals": 2}, {"second_wild_needs_fixed_position": True}]))
+def test_the_cards_it_names_are_enough(fam, hand, h, extra):
+    """Adding the cards ``needs`` names (natural ones) makes the hand possible: ``missing`` is never too few."""
+    r = rules(fam, players=4, **WIDE, **extra)
+    a = arrange(r, hand, h)
+    if a.possible or a.missing is None:
+        return
+    b = arrange(r, hand, add_needs(h, a.needs))
+    assert b.possible, (shown([h]), a.needs, shown(a.melds))
+
+
+def runs_hand(draw, sizes=(4, 4, 5)):
+    """A hand made of runs of these sizes in random suits and places, a few cards turned into jokers."""
+    out = []
+    for n in sizes:
+        suit = draw(st.sampled_from("SHDC"))
+        start = draw(st.integers(1, 14 - n))
+        names = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+        out += cards(" ".join(f"{names.get(p, p)}{suit}" for p in range(start, start + n)))
+    jokers = draw(st.integers(0, 2))
+    for i in draw(st.lists(st.integers(0, len(out) - 1), min_size=jokers, max_size=jokers, unique=True)):
+        out[i] = JOKER
+    draw(st.randoms(use_true_random=False)).shuffle(out)
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(fam=st.sampled_from(["progressive", "contract"]), data=st.data())
+def test_the_final_hand_can_be_made(fam, data):
+    """002: "Ronda 7 (repartir 12): Tres escaleras de 4, no se permite descarte final (se sale poniendo toda la
+    mano sobre la mesa)"; 003: "Tres escaleras de 4: todas las cartas a la vez, sin descarte". Twelve dealt and
+    one drawn: thirteen cards go down in three runs."""
+    r = rules(fam, players=4)
+    h = runs_hand(data.draw, data.draw(st.sampled_from([(4, 4, 5), (4, 4, 4), (5, 4, 4), (4, 5, 5)])))
+    if any(h.count(c) > r.copies(c) for c in h):
+        return
+    a = arrange(r, 7, h)
+    assert a.possible and a.unused == [], (shown([h]), a.missing, a.needs)
+    v = check(r, 7, a.melds, cards_left=0)
+    assert v.valid, (shown(a.melds), v.violations)
+    assert sorted(map(str, h)) == sorted(str(c) for m in a.melds for c in m)

@@ -33,7 +33,8 @@ def free_port() -> int:
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", SECRET_KEY="faults")
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", SECRET_KEY="faults",
+               RATE_LIMIT_WRITES="100000 per minute")  # one client saving as fast as it can, on purpose
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning", "app:app"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -95,8 +95,8 @@ class TestHands:
 
     @pytest.mark.parametrize("out, leftovers, code", [
         ("Ann", {"Ann": ["K"], "Ben": ["A"], "Cy": ["2"], "Dee": ["3"]}, "out_has_cards"),
-        ("Ann", {"Ben": ["AH", "AH", "AH"], "Cy": ["2"], "Dee": ["3"]}, "too_many_copies"),
-        ("Ann", {"Ben": ["JK"] * 3, "Cy": ["JK"] * 2, "Dee": ["3"]}, "too_many_copies"),
+        ("Ann", {"Ben": ["AH", "AH", "AH"], "Cy": ["2"], "Dee": ["3"]}, "too_many_copies_left"),
+        ("Ann", {"Ben": ["JK"] * 3, "Cy": ["JK"] * 2, "Dee": ["3"]}, "too_many_copies_left"),
         ("Ann", {"Ben": ["A"] * 9, "Cy": [], "Dee": ["3"]}, "missing_cards"),
         ("Ann", {"Ben": 7, "Cy": ["2"], "Dee": ["3"]}, "impossible_total"),
         ("Ann", {"Ben": ["ZZ"], "Cy": ["2"], "Dee": ["3"]}, "bad_card"),
@@ -163,7 +163,9 @@ class TestBuys:
         for _ in range(2):
             client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 1, "player": "Ben"}, headers=auth(g["edit_token"]))
         r = record(client, g, 1, "Ann", {"Ben": ["2"] * 8 + ["3"] * 7, "Cy": ["4"], "Dee": ["5"]})
-        assert r.status_code == 201 and r.json["penalties"]["Ben"] == 75
+        assert r.status_code == 422 and r.json["error"]["code"] == "too_many_cards"  # 10 dealt + 2 × 2 bought
+        r = record(client, g, 1, "Ann", {"Ben": ["2"] * 8 + ["3"] * 6, "Cy": ["4"], "Dee": ["5"]})
+        assert r.status_code == 201 and r.json["penalties"]["Ben"] == 70
 
 
 class TestPages:
@@ -228,7 +230,8 @@ class TestPages:
         for key in ("ruleset", "variants", "options", "players", "hands", "buys", "down", "totals"):
             assert again[key] == exported[key], key
         csv = client.get(f"/g/{g['edit_token']}/export.csv").get_data(as_text=True)
-        assert csv.splitlines()[0] == "hand,out,Ann,Ben,Cy,Dee" and csv.splitlines()[1] == "1,Ann,0,45,20,5"
+        assert csv.splitlines()[0] == "Hand,Went out,Ann,Ben,Cy,Dee,Buys: Ann,Buys: Ben,Buys: Cy,Buys: Dee"
+        assert csv.splitlines()[1] == "1,Ann,0,45,20,5,0,0,1,0"
 
     def test_bad_import(self, client):
         assert client.post("/import", data={"json": "{nope"}).status_code == 400

@@ -4,6 +4,7 @@ form and every API endpoint. Never a 500; never a changed game without its edit 
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 import pytest
 from flask_migrate import upgrade
@@ -11,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.web import create_app
+from tests.test_hostile_classes import API_FORM_FIELDS as FORM_FIELDS
+from tests.test_hostile_classes import FORM_VALUES, HUGE, SURROGATE, urlencoded
 
 FUZZ = settings(max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                        HealthCheck.too_slow])
@@ -153,3 +156,48 @@ def test_markup_names_stay_inert_everywhere(app):
     assert json.loads(exported.data)["players"] == names
     csv = c.get(f"/g/{g['edit_token']}/export.csv")
     assert csv.headers["Content-Type"].startswith("text/csv")
+
+
+# ------------------------------------------------------------------------------------ the fuzz, every class
+# The classes of tests/test_hostile_classes.py, mixed at random into every JSON endpoint, game write and form.
+hostile_leaves = st.one_of(
+    st.integers(min_value=-(2**80), max_value=2**80), st.sampled_from([HUGE, -HUGE, 2**63, -(2**63) - 1]),
+    st.text(max_size=20), st.sampled_from([SURROGATE, "\ud800", "\udfff", "A\x00", "\x00", "Ann", "Ben", "Cy", "K",
+                                           "7H", "liverpool", "stock"]),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none())
+hostile_json = st.recursive(hostile_leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+    st.sampled_from(["ruleset", "players", "hand", "out", "leftovers", "player", "version", "cards", "melds",
+                     "meld", "card", "seats", "current", "callers", "buys_used", "options", "variants", "lang",
+                     "first_dealer", "exact_cut", "Ann", "Ben", "Cy", SURROGATE, "\x00"]), inner, max_size=6),
+    max_leaves=25)
+nestings = st.integers(min_value=1, max_value=3000).map(lambda n: "[" * n + "]" * n)
+
+
+@FUZZ
+@given(body=hostile_json | nestings, target=st.sampled_from(API + ["hands", "buys", "hands/1", "import"]))
+def test_fuzz_every_hostile_class_everywhere(app, game, body, target):
+    c = app.test_client()
+    text = body if isinstance(body, str) and body.startswith("[") else json.dumps(body)
+    if target in API:
+        r = c.post(f"/api/v1/{target}", data=text, content_type="application/json")
+    elif target == "import":
+        r = c.post("/import", data={"json": text})
+    else:
+        method = c.put if target == "hands/1" else c.post
+        r = method(f"/api/v1/games/{game['id']}/{target}", data=text, content_type="application/json",
+                   headers={"Authorization": f"Bearer {game['edit_token']}"})
+    assert r.status_code < 500, (target, text[:200])
+    r.get_data().decode("utf-8")
+
+
+@FUZZ
+@given(pairs=st.lists(st.tuples(st.sampled_from(FORM_FIELDS), st.sampled_from(FORM_VALUES) |
+                                st.text(alphabet="0123456789-AKQJ %", max_size=30).map(urllib.parse.quote)),
+                      max_size=12),
+       path=st.sampled_from(["/new", "/import", "/referee/check", "/referee/arrange", "/referee/layoff",
+                             "/referee/swap", "/referee/buy", "/hand", "/buy", "/down", "/hands/1"]))
+def test_fuzz_hostile_forms(app, game, pairs, path):
+    if not path.startswith(("/new", "/import", "/referee")):
+        path = f"/g/{game['edit_token']}{path}"
+    r = app.test_client().post(path, data=urlencoded(pairs), content_type="application/x-www-form-urlencoded")
+    assert r.status_code < 500, (path, pairs)

@@ -85,23 +85,34 @@ class TestAces:
 
 class TestWildLimits:
     def test_run_max_wilds_per_4(self):
-        r = rules(run_max_wilds_per_4=1)
+        r = rules(run_max_wilds_per_4=1, second_wild_needs_fixed_position=False)
         assert codes("5h JK 7h 8h 9h JK", r) == []
         assert codes("5h JK JK 8h", r) == ["run_too_many_wilds"]
 
     def test_per_4_finds_a_layout_that_fits(self):
         # one wild below and one above keeps every four cards to one wild
-        assert codes("5h 6h 7h 8h JK JK", rules(run_max_wilds_per_4=1)) == []
+        assert codes("5h 6h 7h 8h JK JK", rules(run_max_wilds_per_4=1, second_wild_needs_fixed_position=False)) == []
 
     def test_second_wild_needs_fixed_position(self):
         r = rules(second_wild_needs_fixed_position=True)
         assert codes("5h JK JK 8h", r) == []          # both in the gap: fixed
-        assert codes("5h JK 7h 8h JK", r) == []       # one fixed, one free end
+        # a second wild card whose place the naturals do not fix: the end one could be 4H or 9H
+        assert codes("5h JK 7h 8h JK", r) == ["second_wild_position"]
         assert codes("5h 6h 7h JK JK", r) == ["second_wild_position"]
+        assert codes("5h 6h 7h JK", r) == []          # a lone wild card may stand at either end
         assert codes("ah 2h 3h JK JK", rules(second_wild_needs_fixed_position=True, ace="low")) == []
 
-    def test_off_by_default(self):
-        assert codes("5h 6h 7h JK JK") == []
+    def test_off_by_default_where_the_document_is_silent(self):
+        assert codes("5h 6h 7h JK JK", rules("progressive")) == []
+        assert codes("5h 6h 7h JK JK", rules("contract")) == []
+
+    def test_on_by_default_in_liverpool(self):
+        """000: "No puede añadir un segundo comodín a una combinación que ya contenga un comodín a menos que las
+        cartas naturales de la combinación identifiquen claramente la posición del segundo comodín (las reglas de
+        la casa varían)." """
+        assert rules().second_wild_needs_fixed_position
+        assert codes("5h 6h 7h JK JK") == ["second_wild_position"]
+        assert codes("5h JK JK 8h") == []
 
 
 class TestWildRanks:

@@ -84,7 +84,7 @@ class TestLayoff:
         assert [v.code for v in r.violations] == ["layoff_same_turn"]
 
     def test_wild_limit_applies(self):
-        r = layoff(rules(run_max_wilds_per_4=1), cards("5h JK 7h 8h"), cards("JK"))
+        r = layoff(rules(run_max_wilds_per_4=1, second_wild_needs_fixed_position=False), cards("5h JK 7h 8h"), cards("JK"))
         assert not r.valid and [v.code for v in r.violations] == ["run_too_many_wilds"]
 
 

@@ -11,6 +11,8 @@ from flask import Flask, request
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
+from .jsonio import JSONProvider
+
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 migrate = Migrate()
@@ -60,7 +62,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # our Referrer-Policy (links carry tokens); the token and the SameSite session cookie protect forms.
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
+        # No request needs more: the largest is an imported game (IMPORT_MAX_BYTES); anything bigger gets 413
+        # before it is read.
+        MAX_CONTENT_LENGTH=int(os.environ.get("MAX_CONTENT_LENGTH", 256 * 1024)),
+        MAX_FORM_MEMORY_SIZE=256 * 1024,
+        MAX_FORM_PARTS=200,
+        IMPORT_MAX_BYTES=200_000,
     )
+    app.json = JSONProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     if test_config is None:
@@ -75,8 +84,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
+    # a failed statement's message (and so a log line) never carries its parameters: they hold token hashes
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "hide_parameters": True}
 
-    from . import api, cli, i18n, referee, rules, scoreboard
+    from . import api, cli, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
 
@@ -84,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    public.init_app(app)
     app.register_blueprint(handlers.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(api.bp)

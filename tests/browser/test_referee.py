@@ -33,7 +33,8 @@ def test_check_by_tapping_cards(page, live_server):
     v = verdict(page)
     assert "bad" in v.get_attribute("class")
     assert "gap" in v.inner_text()
-    assert v.locator("a[href$='#rule-run']").count() == 1
+    assert v.locator(".problems a[href$='#rule-run']").count() == 1
+    assert v.locator(".rules-cited a[href$='#rule-run']").count() == 1  # and among the rules it rests on
     assert "Joker stands for a 7" in v.inner_text()
     assert fits_phone(page)
     shot(page, "referee-check-en")
@@ -84,10 +85,12 @@ def test_lay_off(page, live_server, lang):
     page.click("button.primary")
     v = verdict(page)
     assert "bad" in v.get_attribute("class")  # contract rummy: not in the turn you go down
-    assert v.locator("a[href$='#rule-lay-off']").count() == 1
+    assert v.locator(".problems a[href$='#rule-lay-off']").count() == 1
+    assert v.locator(".rules-cited a[href$='#rule-lay-off']").count() == 1
     page.uncheck("#same_turn")
     page.click("button.primary")
     page.wait_for_selector("#verdict .verdict.good")
+    assert verdict(page).locator(".rules-cited a[href$='#rule-lay-off']").count() == 1  # a yes cites it too
     shot(page, f"referee-layoff-{lang}")
 
 
@@ -102,7 +105,8 @@ def test_joker_swap(page, live_server, lang):
     page.select_option("#family", "progressive")
     page.click("button.primary")
     page.wait_for_selector("#verdict .verdict.bad")
-    assert verdict(page).locator("a[href$='#rule-joker-swap']").count() == 1
+    assert verdict(page).locator(".problems a[href$='#rule-joker-swap']").count() == 1
+    assert verdict(page).locator(".rules-cited a[href$='#rule-joker-swap']").count() == 1
     shot(page, f"referee-swap-{lang}")
 
 

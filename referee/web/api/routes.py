@@ -21,6 +21,7 @@ from ...families import FAMILIES, OPTIONS, Family, Rules, facts, resolve
 from ...i18n import N_
 from ...melds import Meld
 from ...verdicts import CODES, Violation
+from .. import public
 from ..errors import Refusal, error_body, error_text
 from ..i18n import lang, message
 from ..scoreboard import services
@@ -118,6 +119,19 @@ def rule_url(rules: Rules, anchor: str) -> str:
     return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
 
 
+def rules_json(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
+    """The rules an answer rests on, each with its link in the asker's language."""
+    return [{"rule": a, "rule_url": rule_url(rules, a)} for a in anchors]
+
+
+def kind_field(data: dict[str, Any]) -> str | None:
+    """How the meld on the table was put down, where its cards could be either: "set" or "run" (optional)."""
+    kind = data.get("kind")
+    if kind is not None and kind not in ("set", "run"):
+        raise Refusal("wrong_type", "kind", expected=N_("\"set\" or \"run\""))
+    return kind
+
+
 def violation_json(rules: Rules, v: Violation) -> dict[str, Any]:
     return {"code": v.code, "meld": v.meld, "rule": v.rule, "rule_url": rule_url(rules, v.rule),
             "message": message(v.code, v.params), "params": v.params}
@@ -194,6 +208,7 @@ def check(data: dict[str, Any]) -> Response:
         "contract": contract_json(rules, hand),
         "melds": [meld_json(m) for m in verdict.melds],
         "violations": [violation_json(rules, v) for v in verdict.violations],
+        "rules": rules_json(rules, verdict.rules),
     })
 
 
@@ -203,12 +218,15 @@ def layoff(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     meld = cards_field(need(data, "meld"), "meld", maximum=20)
     cards = cards_field(need(data, "cards"), "cards", maximum=20)
-    ruling = table.layoff(rules, meld, cards, bool_field(data, "down", True), bool_field(data, "same_turn", False))
+    ruling = table.layoff(rules, meld, cards, bool_field(data, "down", True), bool_field(data, "same_turn", False),
+                          kind_field(data))
     return jsonify({
         "valid": ruling.valid,
         "meld": [str(c) for c in ruling.meld.cards],
+        "kind": ruling.meld.kind,
         "placed": [{"card": str(c), "end": where} for c, where in ruling.placed],
         "violations": [violation_json(rules, v) for v in ruling.violations],
+        "rules": rules_json(rules, ruling.rules),
     })
 
 
@@ -218,12 +236,13 @@ def swap(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     meld = cards_field(need(data, "meld"), "meld", maximum=20)
     card = cards_field([need(data, "card")], "card")[0]
-    ruling = table.swap(rules, meld, card)
+    ruling = table.swap(rules, meld, card, kind_field(data))
     return jsonify({
         "valid": ruling.valid,
         "represents": [{"card": str(c), "as": a} for c, a in ruling.represents],
         "meld": [str(c) for c in ruling.meld.cards] if ruling.meld is not None and ruling.valid else None,
         "violations": [violation_json(rules, v) for v in ruling.violations],
+        "rules": rules_json(rules, ruling.rules),
     })
 
 
@@ -242,11 +261,14 @@ def arrange(data: dict[str, Any]) -> Response:
         "note": error_text("search_exhausted") if result.exhausted else None,
         "contract": contract_json(rules, hand),
         "melds": [[str(c) for c in m] for m in result.melds],
+        "kinds": result.kinds,
         "unused": [str(c) for c in result.unused],
         "cards_left": len(result.unused),
         "missing": result.missing,
         "needs": result.needs,
+        "needs_natural": result.needs_natural,
         "violations": [violation_json(rules, v) for v in result.violations],
+        "rules": rules_json(rules, result.rules),
     })
 
 
@@ -285,6 +307,7 @@ def buy(data: dict[str, Any]) -> Response:
         "rule": table_rule(ruling.reason),
         "rule_url": rule_url(rules, table_rule(ruling.reason)),
         "buys_left": ruling.buys_left,
+        "rules": rules_json(rules, ruling.rules),
     })
 
 
@@ -349,13 +372,14 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 
 
 @bp.post("/games")
+@public.writes
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
     game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                       need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
-                    "edit_url": url_for("games.play", token=edit, _external=True),
-                    "view_url": url_for("games.play", token=game.view_token, _external=True)}), 201
+                    "edit_url": public.external_url("games.play", token=edit),
+                    "view_url": public.external_url("games.play", token=game.view_token)}), 201
 
 
 @bp.get("/games/<game_id>")
@@ -368,6 +392,8 @@ def get_game(game_id: str) -> Any:
 def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
     seat = {p.name: p.seat for p in game.players}
     out = data.get("out")
+    if out is not None and not isinstance(out, str):
+        raise Refusal("wrong_type", "out", expected=N_("a name"))
     if out is not None and out not in seat:
         raise Refusal("unknown_player", "out", status=422, name=str(out)[:40])
     leftovers = data.get("leftovers") or {}
@@ -379,6 +405,8 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
             raise Refusal("unknown_player", f"leftovers.{str(name)[:40]}", status=422, name=str(name)[:40])
         if isinstance(cards, int) and not isinstance(cards, bool):
             entries[seat[name]] = services.entry(total=cards)
+        elif isinstance(cards, str) and len(cards) <= 400:  # one string of cards separated by spaces
+            entries[seat[name]] = services.entry(cards)
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 40:
             entries[seat[name]] = services.entry(cards)
         else:
@@ -387,6 +415,7 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 
 
 @bp.post("/games/<game_id>/hands")
+@public.writes
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
@@ -394,7 +423,8 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
         hand = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
-                                 exact_cut=bool_field(data, "exact_cut", False))
+                                    exact_cut=bool_field(data, "exact_cut", False),
+                                    expected_version=version_field(data))
     except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
@@ -403,16 +433,23 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
+@public.writes
 @with_lang
 def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
     game = _game_for(game_id, write=True)
-    expected = data.get("version")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    expected = version_field(data)
     out, entries = _api_entries(game, data)
     hand = services.correct_hand(game, number, out, entries, expected, via="api",
                                  exact_cut=bool_field(data, "exact_cut", False))
     return hand_result(game, hand), 200
+
+
+def version_field(data: dict[str, Any]) -> int | None:
+    """The game's version the client last read (optional): a write is refused (409) if the game moved on."""
+    expected = data.get("version")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    return expected
 
 
 def hand_result(game: Any, hand: Any) -> Response:
@@ -434,11 +471,14 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
 
 
 @bp.post("/games/<game_id>/buys")
+@public.writes
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
     seat = {p.name: p.seat for p in game.players}
     player = need(data, "player")
+    if not isinstance(player, str):
+        raise Refusal("wrong_type", "player", expected=N_("a name"))
     if player not in seat:
         raise Refusal("unknown_player", "player", status=422, name=str(player)[:40])
     number = int_field(data, "hand")

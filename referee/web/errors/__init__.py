@@ -18,6 +18,7 @@ from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
 from ...verdicts import CODES
+from ..jsonio import printable
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ WEB: dict[str, ErrorCode] = {
     "bad_request": ErrorCode(N_("This request could not be read. Nothing was changed."), 400),
     "server_error": ErrorCode(N_("Something failed on the server. What was saved before is kept; please try "
                                  "again in a moment."), 500),
+    "too_large": ErrorCode(N_("This is more than one request may send (at most %(kb)s KB)."), 413),
+    "rate_limited": ErrorCode(N_("Too many changes from here in a short time; this one was not saved. Wait a "
+                                 "minute and try again."), 429),
+    "unknown_host": ErrorCode(N_("This server does not answer for that address."), 400),
     "form_expired": ErrorCode(N_("The form expired: please send it again."), 400),
     "database_unavailable": ErrorCode(
         N_("The scores could not be saved right now (the database is busy or unreachable). Nothing was changed; "
@@ -128,6 +133,10 @@ def param_text(name: str, value: Any) -> str:
         return ", ".join(param_text(name, v) for v in value)
     if name == "expected":
         return gettext(str(value))
+    if name in ("contract", "melds") and isinstance(value, str):  # melds in notation: in words
+        from ..rules.routes import notation_words
+
+        return notation_words(value)
     if name.endswith("card") or name.endswith("cards") or name == "represents":
         try:
             return card_text(Card.parse(value))
@@ -135,7 +144,7 @@ def param_text(name: str, value: Any) -> str:
             return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(format_decimal(value))
-    return str(value)
+    return printable(str(value))
 
 
 def error_text(code: str, params: dict[str, Any] | None = None) -> str:
@@ -149,4 +158,5 @@ def error_text(code: str, params: dict[str, Any] | None = None) -> str:
 
 def error_body(e: RefereeError) -> dict[str, Any]:
     """The JSON API's answer to a refusal."""
-    return {"error": {"code": e.code, "message": error_text(e.code, e.params), "field": e.field}}
+    field = None if e.field is None else printable(e.field)
+    return {"error": {"code": e.code, "message": error_text(e.code, e.params), "field": field}}

@@ -7,11 +7,20 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request
 from flask_babel import force_locale
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import Forbidden, HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from werkzeug.exceptions import (
+    Forbidden,
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+    SecurityError,
+)
 
 from ...errors import RefereeError
 from ..models import db
@@ -94,11 +103,32 @@ def other_http_error(e: HTTPException) -> Any:
     return resp
 
 
+@bp.app_errorhandler(RequestEntityTooLarge)
+def too_large(e: RequestEntityTooLarge) -> Any:
+    return answer(Refusal("too_large", kb=current_app.config["MAX_CONTENT_LENGTH"] // 1024))
+
+
+@bp.app_errorhandler(RateLimitExceeded)
+def rate_limited(e: RateLimitExceeded) -> Any:
+    return answer(Refusal("rate_limited"))  # (the limiter adds Retry-After)
+
+
+@bp.app_errorhandler(SecurityError)
+def unknown_host(e: SecurityError) -> Any:
+    """A ``Host`` that is not one of ``TRUSTED_HOSTS``: nothing is built on it (no page either: its links
+    would need the host), only the refusal in plain text."""
+    if wants_json():
+        return answer(Refusal("unknown_host"))
+    return Response(error_text("unknown_host"), 400, mimetype="text/plain")
+
+
 @bp.app_errorhandler(OperationalError)
 def database_unavailable(e: OperationalError) -> Any:
-    """The database is locked, full or gone: nothing was written (the transaction rolled back)."""
+    """The database is locked, full or gone: nothing was written (the transaction rolled back). The log says
+    what the driver said, never the statement or its parameters (they hold a new game's token hashes)."""
     db.session.rollback()
-    current_app.logger.warning("database unavailable: %s", e)
+    reason = str(e.orig).splitlines()[0][:200] if e.orig is not None else type(e).__name__
+    current_app.logger.warning("database unavailable: %s: %s", type(e.orig).__name__, reason)
     return answer(Refusal("database_unavailable"))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
+from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
@@ -26,12 +26,11 @@ from ...errors import RefereeError
 from ...families import FAMILIES, OPTIONS, Rules, resolve
 from ...i18n import N_
 from ...melds import analyze
-from ...verdicts import CODES
 from ..errors import Refusal, error_text
 from ..forms import as_int, options_from_form
-from ..i18n import _l, card_text, message, rank_letters
+from ..i18n import _l, card_text, lang, message, rank_letters
 from ..picker import cards_text, facts, typed_cards
-from ..rules.routes import contract_words, option_label, option_value
+from ..rules.routes import contract_words, option_label, option_value, rule_title
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -100,7 +99,7 @@ class Outcome:
     melds: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
-    rule_href: str | None = None  # the rule a ruling rests on, when it is not a list of problems
+    rules: list[dict[str, str]] = field(default_factory=list)  # the rules the ruling rests on: title and link
 
 
 def _cards(text: str, field_name: str) -> list[Card]:
@@ -120,9 +119,18 @@ def _rules(form: TableForm, values: Any) -> Rules:
     return rules
 
 
+def _rule_href(rules: Rules, anchor: str) -> str:
+    return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
+
+
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
     return {"text": message(v.code, v.params), "rule": v.rule,
-            "href": f"/rules/{rules.family.id}#{v.rule}", "meld": "" if v.meld is None else str(v.meld + 1)}
+            "href": _rule_href(rules, v.rule), "meld": "" if v.meld is None else str(v.meld + 1)}
+
+
+def _cited(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
+    """The rules a ruling rests on, as the verdict shows them: the rule's heading, linked."""
+    return [{"rule": a, "title": rule_title(rules.family.id, a), "href": _rule_href(rules, a)} for a in anchors]
 
 
 def _meld_view(reading: Any) -> dict[str, Any]:
@@ -150,7 +158,7 @@ def rule_check(rules: Rules, form: CheckForm) -> Outcome:
     return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
                    [gettext("Contract for hand %(hand)s: %(contract)s", hand=form.hand.data or 1,
                             contract=contract_words(verdict.contract))],
-                   [_problem(rules, v) for v in verdict.violations])
+                   [_problem(rules, v) for v in verdict.violations], _cited(rules, verdict.rules))
 
 
 def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
@@ -161,7 +169,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
         raise Refusal("too_many", "cards", maximum=arrange_mod.MAX_CARDS)
     hand = form.hand.data or 1
     result = arrange_mod.arrange(rules, hand, cards)
-    readings = [analyze(m, rules) for m in result.melds]
+    readings = [analyze(m, rules, kind=k) for m, k in zip(result.melds, result.kinds)]
     lines = [gettext("Contract for hand %(hand)s: %(contract)s", hand=hand,
                      contract=contract_words(rules.hand(hand).contract))]
     if result.possible is None:
@@ -178,11 +186,21 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
         head = gettext("No: no number of extra cards would make this contract from these cards.")
     else:
         head = ngettext("No: you are %(num)s card short.", "No: you are %(num)s cards short.", result.missing)
-        needs = [_need(n) for n in result.needs]
-        lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
-                             needs=", ".join(needs)))
+        natural = list(result.needs_natural)
+        either = []
+        for n in result.needs:
+            if n in natural:
+                natural.remove(n)
+            else:
+                either.append(n)
+        if either:
+            lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
+                                 needs=", ".join(_need(n) for n in either)))
+        if result.needs_natural:
+            lines.append(gettext("Natural cards a wild card would not do for: %(needs)s",
+                                 needs=", ".join(_need(n) for n in result.needs_natural)))
     return Outcome(bool(result.possible), head, [_meld_view(r) for r in readings] if result.possible or result.melds
-                   else [], lines, [_problem(rules, v) for v in result.violations])
+                   else [], lines, [_problem(rules, v) for v in result.violations], _cited(rules, result.rules))
 
 
 def _need(stands: str) -> str:
@@ -206,7 +224,7 @@ def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
     head = gettext("Yes: you may lay off.") if ruling.valid else gettext("No.")
     lines = [gettext("%(card)s goes %(where)s.", card=card_text(c), where=ends[w]) for c, w in ruling.placed]
     return Outcome(ruling.valid, head, [_meld_view(ruling.meld)], lines,
-                   [_problem(rules, v) for v in ruling.violations])
+                   [_problem(rules, v) for v in ruling.violations], _cited(rules, ruling.rules))
 
 
 def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
@@ -221,7 +239,8 @@ def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
     head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
     lines = [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a)) for c, a in ruling.represents]
     melds = [_meld_view(ruling.meld)] if ruling.valid and ruling.meld is not None else []
-    return Outcome(ruling.valid, head, melds, lines, [_problem(rules, v) for v in ruling.violations])
+    return Outcome(ruling.valid, head, melds, lines, [_problem(rules, v) for v in ruling.violations],
+                   _cited(rules, ruling.rules))
 
 
 def _names(text: str) -> list[str]:
@@ -246,8 +265,7 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
     lines = [message(ruling.reason, ruling.params)]
     left = [gettext("%(player)s: %(n)s", player=p, n=("∞" if n is None else n)) for p, n in ruling.buys_left.items()]
     lines.append(gettext("Buys left this hand: %(list)s", list=", ".join(left)))
-    rule = CODES[ruling.reason].rule
-    return Outcome(ruling.winner is not None, head, [], lines, rule_href=f"/rules/{rules.family.id}#{rule}")
+    return Outcome(ruling.winner is not None, head, [], lines, rules=_cited(rules, ruling.rules))
 
 
 RULINGS = {"check": rule_check, "arrange": rule_arrange, "layoff": rule_layoff, "swap": rule_swap,

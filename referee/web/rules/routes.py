@@ -9,7 +9,7 @@ from typing import Any
 
 from babel import Locale
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
-from flask_babel import format_decimal, gettext, pgettext
+from flask_babel import format_decimal, gettext, ngettext, pgettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
@@ -64,13 +64,50 @@ _MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size
 
 def contract_words(contract: Contract) -> str:
     """``S3 S3 R4`` → "two sets of 3 and a run of 4", in the reader's language."""
+    return melds_words([(m.kind, m.size) for m in contract.melds])
+
+
+def melds_words(melds: list[tuple[str | None, int]]) -> str:
+    """Melds by kind and size in words, in the reader's language: a contract, or what some melds make (a kind of
+    ``None``: a meld that is neither a set nor a run)."""
     groups: dict[tuple[str, int], int] = {}
-    for m in contract.melds:
-        groups[(m.kind, m.size)] = groups.get((m.kind, m.size), 0) + 1
-    parts = [gettext(_MELD_WORDS[(kind, n)], size=size) for (kind, size), n in groups.items()]
+    unreadable = 0
+    for kind, size in melds:
+        if kind is None:
+            unreadable += 1
+        else:
+            groups[(kind, size)] = groups.get((kind, size), 0) + 1
+    parts = [gettext(_MELD_WORDS[(kind, n)], size=size) if (kind, n) in _MELD_WORDS else
+             gettext(N_("%(count)s sets of %(size)s") if kind == "set" else N_("%(count)s runs of %(size)s"),
+                     count=n, size=size)
+             for (kind, size), n in groups.items()]
+    if unreadable:
+        parts.append(ngettext("%(num)s meld that is neither a set nor a run",
+                              "%(num)s melds that are neither a set nor a run", unreadable))
+    if not parts:
+        return gettext("no melds")
     if len(parts) == 1:
         return parts[0]
     return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
+
+
+def notation_words(notation: str) -> str:
+    """Melds in the engine's notation (``S3 R4``; ``?5`` for a meld that is neither) in words."""
+    melds: list[tuple[str | None, int]] = []
+    for token in notation.split():
+        kind = {"S": "set", "R": "run"}.get(token[:1])
+        melds.append((kind, int(token[1:]) if token[1:].isdigit() else 0))
+    return melds_words(melds)
+
+
+@lru_cache(maxsize=None)
+def _rule_titles(family: str, language: str) -> dict[str, str]:
+    return {h.anchor: h.title for h in rulebook.headings(rulebook.source(family, language))}
+
+
+def rule_title(family: str, anchor: str) -> str:
+    """The heading of a rule on the family's page, in the reader's language."""
+    return _rule_titles(family, lang()).get(anchor, anchor)
 
 
 def contract_shorthand(contract: Contract) -> str:

@@ -103,15 +103,16 @@ class HandFormBase(FlaskForm):
             return int(text)
         raise Refusal("bad_out", "out")
 
-    def leftovers(self) -> dict[int, tuple[list[str], int | None]]:
-        """Each seat's card tokens and typed total, as posted; a total that is not a whole number is refused."""
+    def leftovers(self, names: list[str]) -> dict[int, tuple[list[str], int | None]]:
+        """Each seat's card tokens and typed total, as posted; a total that is not a whole number is refused,
+        naming the player (``names`` in seat order)."""
         out = {}
         for seat in range(self.players):
             cards = self[f"cards_{seat}"].data or ""
             total = self[f"total_{seat}"]
             if total.errors or total.process_errors:
                 raw = (total.raw_data or [""])[0]
-                raise Refusal("impossible_total", f"total_{seat}", player=str(seat), total=str(raw).strip()[:10])
+                raise Refusal("impossible_total", f"total_{seat}", player=names[seat], total=str(raw).strip()[:10])
             out[seat] = (cards.replace(",", " ").split(), total.data)
         return out
 

@@ -12,7 +12,18 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -23,6 +34,7 @@ from ...families import FAMILIES, OPTIONS, resolve
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
+from .. import jsonio, public
 from ..errors import Refusal, error_text, status_of
 from ..forms import options_from_form
 from ..i18n import lang, message
@@ -44,6 +56,7 @@ from .forms import (
 )
 
 bp = Blueprint("games", __name__)
+public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
 
 MY_GAMES = "my_games"
 MAX_REMEMBERED = 30
@@ -129,6 +142,14 @@ def new() -> Any:
     if request.method == "GET":
         names = default_names(fam.ideal[0])
         return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
+    # before anything else: never draw a thousand names (up to the most any family seats are kept, so a table
+    # that switches family keeps every name typed and is told the new family's limit)
+    most = max(f.players[1] for f in FAMILIES.values())
+    if len(request.form.getlist("name")) > most:
+        names = request.form.getlist("name")[:fam.players[1]]
+        ctx = _setup_context(fam, names, request.form.getlist("variants"), request.form, 0)
+        ctx["error"] = error_text("players_out_of_range", {"minimum": fam.players[0], "maximum": fam.players[1]})
+        return render_template("games/new.html", **ctx), 422
     form = SetupForm()
     form.validate()  # each field is read as far as it can be; the engine refuses what the game cannot be
     names = list(form.name.data)
@@ -304,11 +325,12 @@ def board(token: str) -> Response:
     return resp
 
 
-def _entries(form: Any) -> dict[int, services.Entry]:
+def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
     """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
-    notation."""
+    notation. A total that is not a number is refused naming the player."""
+    names = [p.name for p in players]
     return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
-            for seat, (cards, total) in form.leftovers().items()}
+            for seat, (cards, total) in form.leftovers(names).items()}
 
 
 def _hand_number(form: Any) -> int:
@@ -324,8 +346,9 @@ def record(token: str) -> Any:
     form.validate()
     try:
         number = _hand_number(form)
-        entries = _entries(form)
-        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact)
+        entries = _entries(form, game.players)
+        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
+                                    expected_version=_seen_version(form))
     except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
@@ -369,10 +392,17 @@ def _seat_refusal(form: Any) -> None:
 def down(token: str) -> Any:
     game = edit_only(token)
     form = DownForm()
-    if form.validate() and form.seat.data < len(game.players):
-        if services.current_hand(game, services.rules_of(game)) == form.hand.data:
-            services.set_down(game, form.hand.data, form.seat.data, form.going_down)
+    if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
+        services.set_down(game, form.hand.data, form.seat.data, form.going_down)
     return _back(game, token)
+
+
+def _seen_version(form: Any) -> int | None:
+    """The version of the game a form was drawn from (None if it sends none; a garbled one never matches)."""
+    if form.version.errors or form.version.process_errors:
+        return -1
+    value: int | None = form.version.data
+    return value
 
 
 def _back(game: Any, token: str) -> Any:
@@ -391,7 +421,7 @@ def undo(token: str) -> Any:
     form = VersionForm()
     form.validate()
     try:
-        change = services.undo(game, form.version.data)
+        change = services.undo(game, _seen_version(form))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -494,7 +524,7 @@ def correct(token: str, number: int) -> Any:
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        services.correct_hand(game, number, form.out_seat(), _entries(form), form.version.data,
+        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
                               exact_cut=form.cut_was_exact)
     except RefereeError as e:
         if e.code == "stale":
@@ -557,8 +587,8 @@ def share(token: str) -> str:
     game, can_edit = load(token)
     links = []
     if can_edit:
-        links.append(("edit", url_for("games.play", token=token, _external=True)))
-    links.append(("view", url_for("games.play", token=game.view_token, _external=True)))
+        links.append(("edit", public.external_url("games.play", token=token)))
+    links.append(("view", public.external_url("games.play", token=game.view_token)))
     codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
                                                                        omitsize=False)))
              for kind, url in links]
@@ -585,7 +615,9 @@ def export_json(token: str) -> Response:
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(services.export_csv(game))
+    words = services.CsvWords(hand=gettext("Hand"), out=gettext("Went out"), total=gettext("Total"),
+                              buys=lambda name: gettext("Buys: %(name)s", name=name))
+    resp = make_response(services.export_csv(game, words))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
     return resp
@@ -598,14 +630,17 @@ def import_game() -> Any:
     form = ImportForm()
     form.validate()
     raw = form.file.data
-    text = raw.read(200_000).decode("utf-8", "replace") if raw else (form.json.data or "")
+    limit = current_app.config["IMPORT_MAX_BYTES"]
+    text = raw.read(limit + 1).decode("utf-8", "replace") if raw else (form.json.data or "")
+    if len(text) > limit:
+        return render_template("games/import.html", error=error_text("too_large", {"kb": limit // 1000})), 413
     try:
-        data = json.loads(text)
+        data = jsonio.loads(text)
         game, edit = services.import_data(data)
+    except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
+        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
         return render_template("games/import.html", error=error_text("bad_import")), 400
-    except RefereeError as e:
-        return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     return remember(redirect(url_for("games.play", token=edit)), edit)
 
 

@@ -3,8 +3,12 @@ undo, export and import. Every rule fact comes from the engine (``referee``); ev
 game's history.
 
 Writes to one game are serialised: each starts by bumping the game's version (an UPDATE that takes the row's
-write lock on PostgreSQL and the database's on SQLite), so two phones never both pass a check that only one
-of them may pass; and two phones recording the same hand meet the (game, hand) unique constraint.
+write lock on PostgreSQL and the database's on SQLite), and only then checks what it read: the hand count, the
+last change, the buys, and the version the page was drawn from. If another write came in between the read and
+the lock (the version moved), the game is read again under the lock first. So two phones never both pass a
+check that only one of them may pass (an undo and a save of the next hand, two corrections), and a refused
+write rolls back with nothing changed; two phones recording the same hand also meet the (game, hand) unique
+constraint.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import csv
 import hashlib
 import io
 import json
+import re
 import secrets
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,6 +38,7 @@ from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def token_hash(token: str) -> str:
@@ -45,7 +52,7 @@ def new_token() -> str:
 # ------------------------------------------------------------------------------------------------ create
 def clean_name(name: str, field: str = "players") -> str:
     """A player's name with its spaces tidied; refused when empty or too long."""
-    out = " ".join(name.split())
+    out = " ".join(_printable(name).split())
     if not out:
         raise Refusal("empty_name", field)
     if len(out) > 40:
@@ -57,6 +64,8 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refusal("bad_players", "players")
+    if len(names) > fam.players[1]:  # before anything else: a form may send any number of names
+        raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
     out = [clean_name(n) for n in names]
     if len({n.casefold() for n in out}) != len(out):
         raise Refusal("duplicate_name", "players")
@@ -65,29 +74,41 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     return out
 
 
-def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: int = 0,
+def _printable(text: str) -> str:
+    """A name without control characters (a NUL, a bell) or halves of a character (a lone surrogate, which a
+    JSON escape can carry): nobody types them, and no database or page can hold them all."""
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs"))
+
+
+def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any = 0,
                 via: str = "edit link") -> tuple[Game, str]:
     """A new game; returns it with its edit token (only its hash is stored)."""
+    game, edit = _new_game(family, variants, options, names, first_dealer, via)
+    db.session.commit()
+    return game, edit
+
+
+def _new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any, via: str) -> tuple[Game, str]:
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     players = clean_names(names, family)
     rules = resolve(family, variants or [], options or {}, len(players))
-    if not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(players):
         raise Refusal("bad_dealer", "first_dealer")
     edit = new_token()
     game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
                 options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
-                view_token=new_token())
+                view_token=new_token(), version=1)
     game.players = [Player(seat=i, name=n) for i, n in enumerate(players)]
+    game.hands, game.buys, game.downs = [], [], []
     db.session.add(game)
     db.session.add(Change(game_id=game.id, via=via, kind="created"))
-    db.session.commit()
     return game, edit
 
 
 def find(token: str) -> tuple[Game, bool] | None:
     """The game a link opens, and whether the link may change it."""
-    if not token or len(token) > 64:
+    if not TOKEN.fullmatch(token):  # a link is URL-safe base64: anything else (a NUL, a slash) opens nothing
         return None
     digest = token_hash(token)
     game = db.session.execute(db.select(Game).where(
@@ -197,24 +218,64 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
 
 
 # ------------------------------------------------------------------------------------------- writes
-def _lock(game: Game, expected: int | None = None) -> None:
-    """Start a write: bump the version (serialising writers to this game); refuse a stale page."""
-    stmt = update(Game).where(Game.id == game.id)
-    if expected is not None:
-        stmt = stmt.where(Game.version == expected)
-    version = db.session.execute(stmt.values(version=Game.version + 1, updated_at=now())
-                                 .returning(Game.version)).scalar_one_or_none()
+MAX_VERSION = 2**31 - 1  # a version no page holds: the column is a 32-bit integer
+
+
+class _Write:
+    """One write to a game, as a ``with`` block. It takes the game's lock first (the version bump); if another
+    write came in since the game was read, everything read is expired and read again under the lock, so every
+    check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
+    ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
+    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write."""
+
+    def __init__(self, game: Game, *changed: str) -> None:
+        self.game = game
+        self.changed = changed
+        self.cancelled = False
+        self.version = 0
+
+    def __enter__(self) -> _Write:
+        read = self.game.version
+        bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
+                                    .values(version=Game.version + 1, updated_at=now())
+                                    .returning(Game.version)).scalar_one_or_none()
+        if bumped is None:  # deleted meanwhile
+            db.session.rollback()
+            raise Refusal("stale", None)
+        self.version = bumped - 1
+        if self.version != read:  # another phone wrote after this request read the game: read it again
+            db.session.expire_all()
+        set_committed_value(self.game, "version", bumped)
+        return self
+
+    def expect(self, version: int | None) -> None:
+        """Refuse the write if the page was drawn from another version of the game than the one locked."""
+        if version is not None and version != self.version:
+            raise Refusal("stale", None)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if kind is not None or self.cancelled:
+            db.session.rollback()
+            return
+        try:
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
+        if self.changed:
+            db.session.expire(self.game, list(self.changed))
+
+
+def _version_arg(version: Any) -> int | None:
+    """A version as a page or a client sends it: a whole number, or None for "whatever it is now"."""
     if version is None:
-        db.session.rollback()
-        raise Refusal("stale", None)
-    set_committed_value(game, "version", version)
-
-
-def _commit(game: Game, *changed: str) -> None:
-    """End a write. Objects keep their state over a commit (``models.db``); the game's attributes this write
-    changed are read again when next used."""
-    db.session.commit()
-    db.session.expire(game, ["last_undoable", "changes", *changed])
+        return None
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 < version <= MAX_VERSION:
+        raise Refusal("stale", None)  # no game ever had this version
+    return version
 
 
 def current_hand(game: Game, rules: Rules) -> int | None:
@@ -237,11 +298,31 @@ def _add_results(hand: Hand, results: list[Result]) -> None:
     set_committed_value(hand, "results", sorted(rows, key=lambda r: r.seat))
 
 
+RECORDED = ("last_undoable", "changes", "hands", "hands_recorded", "current_buys")
+
+
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                via: str = "edit link", exact_cut: bool = False) -> Hand:
-    rules = rules_of(game)
+                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None) -> Hand:
+    """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
+    the game changed since, nothing is saved (the hand already recorded by another phone is said first)."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
+    expected = _version_arg(expected_version)
+    try:
+        with _Write(game, *RECORDED) as w:
+            if number <= game.hands_recorded:
+                raise Refusal("already_recorded", "hand", hand=number)
+            w.expect(expected)
+            hand = _record(game, number, out_seat, entries, via, exact_cut)
+    except IntegrityError:
+        raise Refusal("already_recorded", "hand", hand=number) from None
+    return hand
+
+
+def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
+            exact_cut: bool) -> Hand:
+    """Inside a write: check that ``number`` is the next hand, score it and add it."""
+    rules = rules_of(game)
     recorded = game.hands_recorded
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
@@ -253,42 +334,35 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = score(game, rules, number, out_seat, entries, exact_cut)
-    bonus = max(r.bonus for r in results)
-    try:
-        _lock(game)
-        hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=bonus, replay=replay)
-        db.session.add(hand)
-        db.session.flush()
-        _add_results(hand, results)
-        db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number,
-                              after=_snapshot(hand)))
-        _commit(game, "hands", "hands_recorded", "current_buys")
-    except IntegrityError:
-        db.session.rollback()
-        raise Refusal("already_recorded", "hand", hand=number) from None
+    hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
+                replay=replay)
+    db.session.add(hand)
+    db.session.flush()
+    _add_results(hand, results)
+    db.session.add(Change(game_id=game.id, via=via, kind="hand_recorded", hand_number=number, after=_snapshot(hand)))
     return hand
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                 expected_version: int | None, via: str = "edit link", exact_cut: bool = False) -> Hand:
-    rules = rules_of(game)
-    hand = next((h for h in game.hands if h.number == number), None)
-    if hand is None:
+                 expected_version: Any, via: str = "edit link", exact_cut: bool = False) -> Hand:
+    if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
-    results = score(game, rules, number, out_seat, entries, exact_cut)
-    bonus = max(r.bonus for r in results)
-    before = _snapshot(hand)
-    _lock(game, expected_version)
-    hand = next(h for h in game.hands if h.number == number)
-    hand.out_seat = out_seat
-    hand.cut_bonus = bonus
-    hand.results.clear()
-    db.session.flush()
-    hand.results.extend(results)
-    db.session.flush()
-    db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
-                          after=_snapshot(hand)))
-    _commit(game)
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes") as w:
+        w.expect(expected)
+        hand = next((h for h in game.hands if h.number == number), None)
+        if hand is None:  # undone since the page was drawn
+            raise Refusal("stale", None)
+        results = score(game, rules_of(game), number, out_seat, entries, exact_cut)
+        before = _snapshot(hand)
+        hand.out_seat = out_seat
+        hand.cut_bonus = max(r.bonus for r in results)
+        hand.results.clear()
+        db.session.flush()
+        hand.results.extend(results)
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
+                              after=_snapshot(hand)))
     return hand
 
 
@@ -303,73 +377,71 @@ class BuyOutcome:
 def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
     """One more buy for a player in the current hand, if the family's limit allows it.
 
-    The limit is checked on what the game row brought, and again by the INSERT itself once the write holds the
-    game (a buy from another phone in between cannot take a player past the limit)."""
+    The limit is checked under the game's lock, and again by the INSERT itself (which adds the row only while
+    the hand is the one being played and the player is under the limit)."""
     rules = rules_of(game)
-    if number != current_hand(game, rules):
-        raise Refusal("not_current_hand", "hand", hand=number)
-    if not 0 <= seat < len(game.players):
-        raise Refusal("unknown_player", "player", name=str(seat))
-    limit = rules.buy_limit
-    name = game.players[seat].name
-    if limit == 0:
-        return BuyOutcome(False, "no_buying", {}, 0)
-    used = sum(1 for b in game.current_buys if b.seat == seat)
-    if limit is not None and used >= limit:
-        return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-    _lock(game)
-    at = now()
-    hands = select(db.func.count(Hand.id)).where(Hand.game_id == game.id).scalar_subquery()
-    taken = select(db.func.count(Buy.id)).where(Buy.game_id == game.id, Buy.hand_number == number,
-                                                Buy.seat == seat).scalar_subquery()
-    allowed = [hands == number - 1] + ([] if limit is None else [taken < limit])
-    row = select(literal(game.id), literal(number), literal(seat), literal(at, Buy.created_at.type)).where(*allowed)
-    new_id = db.session.execute(insert(Buy).from_select(["game_id", "hand_number", "seat", "created_at"], row)
-                                .returning(Buy.id)).scalar_one_or_none()
-    if new_id is None:  # another phone recorded the hand or used the last buy first
-        db.session.rollback()
+    with _Write(game, "buys", "changes") as w:
         if number != current_hand(game, rules):
             raise Refusal("not_current_hand", "hand", hand=number)
-        return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-    change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
-    db.session.add(change)
-    db.session.commit()
+        if not 0 <= seat < len(game.players):
+            raise Refusal("unknown_player", "player", name=str(seat))
+        limit = rules.buy_limit
+        name = game.players[seat].name
+        used = sum(1 for b in game.current_buys if b.seat == seat)
+        if limit == 0 or limit is not None and used >= limit:
+            w.cancel()
+            return BuyOutcome(False, "no_buying", {}, 0) if limit == 0 else \
+                BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+        at = now()
+        hands = select(db.func.count(Hand.id)).where(Hand.game_id == game.id).scalar_subquery()
+        taken = select(db.func.count(Buy.id)).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                    Buy.seat == seat).scalar_subquery()
+        allowed = [hands == number - 1] + ([] if limit is None else [taken < limit])
+        row = select(literal(game.id), literal(number), literal(seat), literal(at, Buy.created_at.type)).where(*allowed)
+        new_id = db.session.execute(insert(Buy).from_select(["game_id", "hand_number", "seat", "created_at"], row)
+                                    .returning(Buy.id)).scalar_one_or_none()
+        if new_id is None:  # (cannot happen under the lock; said as the limit if it ever does)
+            w.cancel()
+            return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+        change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
+        db.session.add(change)
     # what the board shows next, kept in step without reading it back
     set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
                                                                         hand_number=number, seat=seat, created_at=at)])
     set_committed_value(game, "last_undoable", change)
-    db.session.expire(game, ["buys", "changes"])
     left = None if limit is None else limit - used - 1
     return BuyOutcome(True, "buy_recorded", {"player": name}, left)
 
 
 def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
-    _lock(game)
-    last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
-                                                   Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-    if last is None:
-        db.session.rollback()
-        return False
-    db.session.delete(last)
-    db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
-    _commit(game, "buys", "current_buys")
+    with _Write(game, "last_undoable", "changes", "buys", "current_buys") as w:
+        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+        if last is None:
+            w.cancel()
+            return False
+        db.session.delete(last)
+        db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
     return True
 
 
 def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link") -> None:
-    _lock(game)
-    row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
-                                                   Down.seat == seat)).scalar_one_or_none()
-    if down and row is None:
-        db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
-    elif not down and row is not None:
-        db.session.delete(row)
-    else:
-        db.session.rollback()
-        return
-    db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
-                          hand_number=number, seat=seat))
-    _commit(game, "downs")
+    """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
+    with _Write(game, "last_undoable", "changes", "downs") as w:
+        if number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
+            w.cancel()
+            return
+        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
+                                                       Down.seat == seat)).scalar_one_or_none()
+        if down and row is None:
+            db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
+        elif not down and row is not None:
+            db.session.delete(row)
+        else:
+            w.cancel()
+            return
+        db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
+                              hand_number=number, seat=seat))
 
 
 def last_change(game: Game) -> Change | None:
@@ -378,19 +450,26 @@ def last_change(game: Game) -> Change | None:
     return change
 
 
-def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
-    change = last_change(game)
-    if change is None:
-        raise Refusal("nothing_to_undo", None)
-    _lock(game, expected_version)
+def undo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
+        change = last_change(game)
+        if change is None:
+            raise Refusal("nothing_to_undo", None)
+        w.expect(expected)
+        _undo(game, change)
+        db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=change.hand_number,
+                              seat=change.seat, before={"undid": change.id, "kind": change.kind}))
+    return change
+
+
+def _undo(game: Game, change: Change) -> None:
     n, seat = change.hand_number, change.seat
     assert n is not None  # every change that can be undone belongs to a hand
     if change.kind == "hand_recorded":
-        hand = next(h for h in game.hands if h.number == n)
         if any(h.number > n for h in game.hands):
-            db.session.rollback()
             raise Refusal("undo_blocked", None)
-        game.hands.remove(hand)
+        game.hands.remove(next(h for h in game.hands if h.number == n))
     elif change.kind == "hand_corrected":
         hand = next(h for h in game.hands if h.number == n)
         hand.out_seat = change.before["out_seat"]
@@ -410,10 +489,6 @@ def undo(game: Game, expected_version: int | None, via: str = "edit link") -> Ch
     elif change.kind == "ended_early":
         game.ended_at = None
     change.undone = True
-    db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=n, seat=seat,
-                          before={"undid": change.id, "kind": change.kind}))
-    _commit(game, "hands", "hands_recorded", "buys", "current_buys", "downs")
-    return change
 
 
 def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None:
@@ -446,59 +521,61 @@ def undone_hand(game: Game, number: int | None) -> dict[str, Any] | None:
     return change.after  # type: ignore[no-any-return]
 
 
-def redo(game: Game, expected_version: int | None, via: str = "edit link") -> Change:
+def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
     """Do again what the last undo took back, exactly as it was."""
-    change = redoable(game)
-    if change is None:
-        raise Refusal("nothing_to_redo", None)
-    n, seat = change.hand_number, change.seat
-    assert n is not None  # every change that can be undone belongs to a hand
-    if change.kind == "hand_recorded" and game.hands_recorded != n - 1:
-        raise Refusal("nothing_to_redo", None)
-    _lock(game, expected_version)
-    if change.kind == "hand_recorded":
-        after = change.after
-        game.hands.append(Hand(game_id=game.id, number=n, out_seat=after["out_seat"],
-                               cut_bonus=after.get("cut_bonus", 0), replay=n > len(rules_of(game).hands),
-                               results=[_restored(r) for r in after["results"]]))
-    elif change.kind == "hand_corrected":
-        hand = next(h for h in game.hands if h.number == n)
-        hand.out_seat = change.after["out_seat"]
-        hand.cut_bonus = change.after.get("cut_bonus", 0)
-        hand.results.clear()
-        db.session.flush()
-        hand.results.extend(_restored(r) for r in change.after["results"])
-    elif change.kind == "buy_added":
-        db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
-    elif change.kind == "buy_removed":
-        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-        if last is not None:
-            db.session.delete(last)
-    elif change.kind in ("down_set", "down_cleared"):
-        _set_down_row(game, n, seat, change.kind == "down_set")
-    elif change.kind == "ended_early":
-        game.ended_at = now()
-    change.undone = False
-    db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=n, seat=seat,
-                          before={"redid": change.id, "kind": change.kind}))
-    _commit(game, "hands", "hands_recorded", "buys", "current_buys", "downs")
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
+        change = redoable(game)
+        if change is None:
+            raise Refusal("nothing_to_redo", None)
+        n, seat = change.hand_number, change.seat
+        assert n is not None  # every change that can be undone belongs to a hand
+        if change.kind == "hand_recorded" and game.hands_recorded != n - 1:
+            raise Refusal("nothing_to_redo", None)
+        w.expect(expected)
+        if change.kind == "hand_recorded":
+            after = change.after
+            game.hands.append(Hand(game_id=game.id, number=n, out_seat=after["out_seat"],
+                                   cut_bonus=after.get("cut_bonus", 0), replay=n > len(rules_of(game).hands),
+                                   results=[_restored(r) for r in after["results"]]))
+        elif change.kind == "hand_corrected":
+            hand = next(h for h in game.hands if h.number == n)
+            hand.out_seat = change.after["out_seat"]
+            hand.cut_bonus = change.after.get("cut_bonus", 0)
+            hand.results.clear()
+            db.session.flush()
+            hand.results.extend(_restored(r) for r in change.after["results"])
+        elif change.kind == "buy_added":
+            db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
+        elif change.kind == "buy_removed":
+            last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
+                                                           Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+            if last is not None:
+                db.session.delete(last)
+        elif change.kind in ("down_set", "down_cleared"):
+            _set_down_row(game, n, seat, change.kind == "down_set")
+        elif change.kind == "ended_early":
+            game.ended_at = now()
+        change.undone = False
+        db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=n, seat=seat,
+                              before={"redid": change.id, "kind": change.kind}))
     return change
 
 
 # ------------------------------------------------------------------------------------------ ending, players
-def end_early(game: Game, expected_version: int | None, via: str = "edit link") -> None:
+def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None:
     """The table stops before the last hand: the game is over with the standings of the hands played."""
-    st = state(game)
-    if st.finished:
-        raise Refusal("game_over", None)
-    if not st.hands:
-        raise Refusal("nothing_to_end", None)
-    _lock(game, expected_version)
-    game.ended_at = now()
-    db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
-                          after={"hands": len(st.hands)}))
-    _commit(game)
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes") as w:
+        st = state(game)
+        if st.finished:
+            raise Refusal("game_over", None)
+        if not st.hands:
+            raise Refusal("nothing_to_end", None)
+        w.expect(expected)
+        game.ended_at = now()
+        db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
+                              after={"hands": len(st.hands)}))
 
 
 def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> bool:
@@ -508,17 +585,16 @@ def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> b
     if not isinstance(name, str):
         raise Refusal("bad_players", f"name_{seat}")
     new = clean_name(name, f"name_{seat}")
-    player = game.players[seat]
-    if new == player.name:
+    if new == game.players[seat].name:
         return False
-    if any(p.name.casefold() == new.casefold() for p in game.players if p.seat != seat):
-        raise Refusal("duplicate_name", f"name_{seat}")
-    _lock(game)
-    old = player.name
-    player.name = new
-    db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
-                          after={"name": new}))
-    _commit(game)
+    with _Write(game, "changes"):
+        player = game.players[seat]
+        if any(p.name.casefold() == new.casefold() for p in game.players if p.seat != seat):
+            raise Refusal("duplicate_name", f"name_{seat}")
+        old = player.name
+        player.name = new
+        db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
+                              after={"name": new}))
     return True
 
 
@@ -528,28 +604,27 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
     n = len(game.players)
     if not isinstance(order, list) or sorted(order) != list(range(n)):
         raise Refusal("bad_players", "players")
-    if game.hands_recorded:
-        raise Refusal("seats_fixed", "players")
     if order == list(range(n)):
         return
-    _lock(game)
-    new_seat = {old: new for new, old in enumerate(order)}
-    before = [p.name for p in game.players]
-    players = list(game.players)
-    for p in players:  # out of the way first: (game, seat) is unique
-        p.seat += n
-    db.session.flush()
-    for p in players:
-        p.seat = new_seat[p.seat - n]
-    rows: list[Buy | Down | Change] = [*game.buys, *game.downs, *game.changes]
-    for row in rows:
-        if row.seat is not None:
-            row.seat = new_seat.get(row.seat, row.seat)
-    game.first_dealer = new_seat[game.first_dealer]
-    db.session.flush()
-    db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
-                          after={"names": [before[i] for i in order]}))
-    _commit(game, "players", "buys", "current_buys", "downs")
+    with _Write(game, "players", "buys", "current_buys", "downs", "changes", "last_undoable"):
+        if game.hands_recorded:
+            raise Refusal("seats_fixed", "players")
+        new_seat = {old: new for new, old in enumerate(order)}
+        before = [p.name for p in game.players]
+        players = list(game.players)
+        for p in players:  # out of the way first: (game, seat) is unique
+            p.seat += n
+        db.session.flush()
+        for p in players:
+            p.seat = new_seat[p.seat - n]
+        rows: list[Buy | Down | Change] = [*game.buys, *game.downs, *game.changes]
+        for row in rows:
+            if row.seat is not None:
+                row.seat = new_seat.get(row.seat, row.seat)
+        game.first_dealer = new_seat[game.first_dealer]
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
+                              after={"names": [before[i] for i in order]}))
 
 
 def _restored(row: dict[str, Any]) -> Result:
@@ -585,46 +660,112 @@ def export_data(game: Game) -> dict[str, Any]:
     }
 
 
+MAX_IMPORT_ITEMS = 2000  # hands, buys and downs in one import: far more than any evening's game
+
+
 def import_data(data: Any) -> tuple[Game, str]:
-    """A new game that is exactly the exported one (its hands, typed totals, buys and who went down)."""
+    """A new game that is exactly the exported one (its hands, typed totals, buys and who went down), or
+    nothing at all: the export is played back through the checks live entry makes (each buy within the
+    family's limit in the hand being played, each down in that hand, each hand the next one and scored by
+    the engine), in one transaction that is only committed once every part of it has passed."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise Refusal("bad_import", None)
-    names = data.get("players")
-    game, edit = create_game(data.get("ruleset"), data.get("variants"), data.get("options"), names,
-                             data.get("first_dealer", 0), via="import")
-    seat = {n: i for i, n in enumerate(game.players[i].name for i in range(len(game.players)))}
     try:
-        for b in data.get("buys") or []:
-            db.session.add(Buy(game_id=game.id, hand_number=int(b["hand"]), seat=seat[b["player"]]))
-        for d in data.get("down") or []:
-            db.session.add(Down(game_id=game.id, hand_number=int(d["hand"]), seat=seat[d["player"]]))
-        _commit(game, "buys", "current_buys", "downs")
-        for h in data.get("hands") or []:
-            out = h.get("out")
-            entries = {}
-            exact_cut = bool(h.get("exact_cut"))
-            for name, cards in (h.get("leftovers") or {}).items():
-                if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
-                    total = int(h["penalties"][name])
-                    if exact_cut and name == cutter_of(game, int(h["hand"])):
-                        total += rules_of(game).exact_cut_bonus
-                    entries[seat[name]] = entry(total=total)
-                else:
-                    entries[seat[name]] = entry(list(cards))
-            record_hand(game, int(h["hand"]), None if out is None else seat[out], entries, via="import",
-                        exact_cut=exact_cut)
-        if data.get("ended_early") is True:
-            end_early(game, None, via="import")
-    except (KeyError, TypeError, ValueError) as e:
-        db.session.rollback()
-        delete_game(game)
-        if isinstance(e, RefereeError):
-            raise
-        raise Refusal("bad_import", None) from None
+        game, edit = _new_game(data.get("ruleset"), data.get("variants"), data.get("options"), data.get("players"),
+                               data.get("first_dealer", 0), via="import")
+        _play_back(game, data)
+        if data.get("ended_early") is True:  # the table stopped after the hands played
+            if not game.hands_recorded:
+                raise Refusal("nothing_to_end", None)
+            game.ended_at = now()
+            db.session.add(Change(game_id=game.id, via="import", kind="ended_early", hand_number=game.hands_recorded,
+                                  after={"hands": game.hands_recorded}))
+        db.session.commit()
     except RefereeError:
-        delete_game(game)
+        db.session.rollback()
         raise
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IntegrityError):
+        db.session.rollback()
+        raise Refusal("bad_import", None) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.expire(game)
     return game, edit
+
+
+def _whole(value: Any, lowest: int = -10**6, highest: int = 10**6) -> int:
+    """A whole number of an import (never a float, a string or a bool), within what a game can hold."""
+    if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+        raise ValueError(value)
+    return value
+
+
+def _play_back(game: Game, data: dict[str, Any]) -> None:
+    rules = rules_of(game)
+    seat = {p.name: p.seat for p in game.players}
+    hands, buys, downs = data.get("hands") or [], data.get("buys") or [], data.get("down") or []
+    if not all(isinstance(x, list) for x in (hands, buys, downs)) or len(hands) + len(buys) + len(downs) > \
+            MAX_IMPORT_ITEMS:
+        raise ValueError("lists")
+    marks: dict[int, list[tuple[str, int]]] = {}  # hand -> buys and downs in it, in the order they were made
+    for kind, rows in (("buy", buys), ("down", downs)):
+        for row in rows:
+            if not isinstance(row, dict):
+                raise ValueError(row)
+            marks.setdefault(_whole(row["hand"]), []).append((kind, seat[row["player"]]))
+    db.session.flush()
+    last = len(hands) + 1
+    for number in range(1, last + 1):
+        playing = number <= len(rules.hands) and number == game.hands_recorded + 1
+        used: Counter[int] = Counter()
+        gone_down: set[int] = set()
+        for kind, s in marks.pop(number, []):
+            if not playing:  # the game is over: nothing is bought or laid down any more
+                raise Refusal("not_current_hand", kind, status=422, hand=number)
+            if kind == "buy":
+                if rules.buy_limit == 0:
+                    raise Refusal("no_buying", "buys", status=422)
+                if rules.buy_limit is not None and used[s] >= rules.buy_limit:
+                    raise Refusal("limit_reached", "buys", status=422, players=[game.players[s].name])
+                used[s] += 1
+                db.session.add(Buy(game_id=game.id, hand_number=number, seat=s))
+                db.session.add(Change(game_id=game.id, via="import", kind="buy_added", hand_number=number, seat=s))
+            elif s not in gone_down:
+                gone_down.add(s)
+                db.session.add(Down(game_id=game.id, hand_number=number, seat=s))
+                db.session.add(Change(game_id=game.id, via="import", kind="down_set", hand_number=number, seat=s))
+        db.session.flush()
+        db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
+        if number < last:
+            _play_back_hand(game, rules, seat, hands[number - 1])
+            db.session.flush()
+            db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
+    if marks:  # a buy or a down in a hand that was never played
+        raise Refusal("not_current_hand", "buys", status=422, hand=min(marks))
+
+
+def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> None:
+    if not isinstance(h, dict):
+        raise ValueError(h)
+    number = _whole(h["hand"], 1, 1000)
+    out = h.get("out")
+    exact_cut = h.get("exact_cut", False)
+    leftovers, penalties = h.get("leftovers") or {}, h.get("penalties") or {}
+    if not isinstance(exact_cut, bool) or not isinstance(leftovers, dict) or not isinstance(penalties, dict):
+        raise ValueError(h)
+    entries = {}
+    for name, cards in leftovers.items():
+        if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
+            total = _whole(penalties[name])
+            if exact_cut and name == cutter_of(game, number):
+                total += rules.exact_cut_bonus
+            entries[seat[name]] = entry(total=total)
+        elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 60:
+            entries[seat[name]] = entry(cards)
+        else:
+            raise ValueError(cards)
+    _record(game, number, None if out is None else seat[out], entries, "import", exact_cut)
 
 
 def cutter_of(game: Game, number: int) -> str:
@@ -632,12 +773,40 @@ def cutter_of(game: Game, number: int) -> str:
     return deal_order(rules, [p.name for p in game.players], number, game.first_dealer).cutter
 
 
-def export_csv(game: Game) -> str:
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: one that starts like a formula (``=``, ``+``, ``-``, ``@``, a tab)
+    gets a leading apostrophe, so that a player called ``=HYPERLINK(...)`` is never run as one."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+@dataclass(frozen=True)
+class CsvWords:
+    """The CSV's headers in the reader's language (the web layer translates them)."""
+
+    hand: str
+    out: str
+    total: str
+    buys: Any  # name -> "Buys: name"
+
+
+def export_csv(game: Game, words: CsvWords) -> str:
+    """Hand by hand: who went out, each player's score and buys; then the totals. The hand being played
+    appears too when it has buys already."""
     st = state(game)
+    buys = Counter((b.hand_number, st.names[b.seat]) for b in game.buys)
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["hand", "out", *st.names])
+    w.writerow([csv_cell(c) for c in [words.hand, words.out, *st.names, *[words.buys(n) for n in st.names]]])
     for row in st.hands:
-        w.writerow([row.number, row.out or "", *[row.penalties.get(n, 0) for n in st.names]])
-    w.writerow(["total", "", *[st.totals[n] for n in st.names]])
+        w.writerow([csv_cell(c) for c in [row.number, row.out or "", *[row.penalties.get(n, 0) for n in st.names],
+                                          *[buys[(row.number, n)] for n in st.names]]])
+    if st.current is not None and any(buys[(st.current, n)] for n in st.names):
+        w.writerow([st.current, "", *["" for _ in st.names], *[buys[(st.current, n)] for n in st.names]])
+    w.writerow([csv_cell(c) for c in [words.total, "", *[st.totals[n] for n in st.names],
+                                      *[sum(v for (_, name), v in buys.items() if name == n) for n in st.names]]])
     return buf.getvalue()

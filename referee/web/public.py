@@ -1,0 +1,90 @@
+"""Serving in public: the address the app gives out, the hosts it answers for, a limit on writes per client,
+and logs that never hold a game's token.
+
+- ``PUBLIC_URL`` (e.g. ``https://rummy.example.org``): share links, QR codes and the API's ``edit_url`` are
+  built on it, never on the request's ``Host`` header, which any client can set.
+- ``TRUSTED_HOSTS`` (comma-separated, e.g. ``rummy.example.org,localhost``): a request for any other host
+  is refused (400) before it reaches a page.
+- ``RATE_LIMIT_WRITES`` (default ``WRITE_LIMIT``): how many writes (posts that start, change, import or delete
+  a game) one client may send; ``RATELIMIT_STORAGE_URI`` is where the counts live (in memory by default: per
+  server process; ``redis://…`` or ``memcached://…`` to share them between servers); ``RATE_LIMIT=off`` turns
+  the limit off. A client is its address as the server sees it (behind a proxy, set ``TRUST_PROXY``).
+- The app's own log lines (the development server's request log, gunicorn's access log when the app runs
+  under it, warnings) show ``/g/***`` for a game link and ``Bearer ***`` for a token.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from typing import Any
+
+from flask import Flask, current_app, url_for
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minute; a club on one address, more
+WRITE_METHODS = ["POST", "PUT", "DELETE"]
+
+limiter = Limiter(key_func=get_remote_address)
+writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
+                              methods=WRITE_METHODS)
+
+_LINK = re.compile(r"(/g/)[^/?#\s\"']+")
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"']+")
+_TOKEN_FIELD = re.compile(r"((?:edit|view)_token[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9_-]+")
+
+
+def mask(text: str) -> str:
+    """``text`` with every game link's token, bearer token and token field replaced by ``***``."""
+    return _TOKEN_FIELD.sub(r"\1***", _BEARER.sub(r"\1***", _LINK.sub(r"\1***", text)))
+
+
+def _masked(value: Any) -> Any:
+    return mask(value) if isinstance(value, str) else value
+
+
+class MaskTokens(logging.Filter):
+    """Masks tokens in a log record's message and its arguments (a tuple, or gunicorn's dict of atoms)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = mask(record.msg)
+        if isinstance(record.args, dict):
+            record.args = {k: _masked(v) for k, v in record.args.items()}
+        elif isinstance(record.args, tuple):
+            record.args = tuple(_masked(a) for a in record.args)
+        return True
+
+
+LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error", "sqlalchemy.engine")
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("PUBLIC_URL", os.environ.get("PUBLIC_URL") or None)
+    hosts = os.environ.get("TRUSTED_HOSTS")
+    if hosts and app.config.get("TRUSTED_HOSTS") is None:
+        app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]
+    app.config.setdefault("RATE_LIMIT_WRITES", os.environ.get("RATE_LIMIT_WRITES") or WRITE_LIMIT)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("RATELIMIT_STORAGE_URI") or "memory://")
+    # on unless turned off; tests turn it on where they test it (a test client sends hundreds of writes)
+    app.config.setdefault("RATELIMIT_ENABLED", os.environ.get("RATE_LIMIT", "on") != "off" and not app.testing)
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter.init_app(app)
+    masking = MaskTokens()
+    for logger in (app.logger, *(logging.getLogger(name) for name in LOGGERS)):
+        if not any(isinstance(f, MaskTokens) for f in logger.filters):
+            logger.addFilter(masking)
+    for handler in logging.getLogger().handlers:  # lines that reach the root's handlers from other loggers
+        if not any(isinstance(f, MaskTokens) for f in handler.filters):
+            handler.addFilter(masking)
+
+
+def external_url(endpoint: str, **values: Any) -> str:
+    """An absolute link to give out (to share, in a QR code, in the API): on ``PUBLIC_URL`` when it is set,
+    else on the address the request came to."""
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)

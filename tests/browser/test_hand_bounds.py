@@ -1,0 +1,40 @@
+"""A typed total no deal could produce, on a phone: the refusal names the players, in the reader's language,
+and everything typed is still there to fix."""
+
+import pytest
+
+from tests.browser.browserkit import PHONE, fits_phone, shot
+
+pytestmark = pytest.mark.browser
+
+SIX = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Ben, Cy: one pack (3 decks, 6 jokers)"),
+                                         ("de", "Ben, Cy: Die Karten im Spiel (3 Decks, 6 Joker)")])
+def test_two_totals_the_pack_cannot_make(browser, live_server, lang, words):
+    ctx = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = ctx.new_page()
+    r = page.request.post(f"{live_server}/api/v1/games", data={"ruleset": "liverpool", "players": SIX,
+                                                                 "variants": ["no_buying"]})
+    game = r.json()
+    page.goto(game["edit_url"] + f"?lang={lang}")
+    page.locator("fieldset.out input[value='0']").check()
+    typed = {1: "150", 2: "150", 3: "5", 4: "5"}
+    for seat, total in typed.items():
+        page.fill(f"#total_{seat}", total)
+    page.fill("#cards_5", "K")
+    page.locator("#record button[type=submit]").click()
+    alert = page.locator("[role=alert]")
+    assert words in alert.inner_text()
+    for seat, total in typed.items():
+        assert page.input_value(f"#total_{seat}") == total
+    assert page.locator("fieldset.leftovers.has-error").count() == 1
+    assert fits_phone(page)
+    shot(page, f"bounds-pack-{lang}")
+    page.fill("#total_2", "140")
+    page.locator("#record button[type=submit]").click()
+    assert page.locator("[role=alert]").count() == 0
+    assert page.request.get(f"{live_server}/api/v1/games/{game['id']}", headers={
+        "Authorization": f"Bearer {game['edit_token']}"}).json()["totals"]["Cy"] == 140
+    ctx.close()

@@ -1,0 +1,48 @@
+"""Two phones on one game at 390×844: a save after a buy tapped on the same phone goes through; a save made
+after another phone's undo is refused with what was typed still there, in the reader's language."""
+
+import pytest
+
+from tests.browser.browserkit import PHONE, shot
+
+pytestmark = pytest.mark.browser
+
+WORDS = {"en": ("Someone changed this game", "Hand 1 saved"), "de": ("Jemand hat diese Partie", "Runde 1 gespeichert")}
+LETTERS = {"en": ("Q", "Joker"), "de": ("D", "Joker")}  # the typed cards, shown in the reader's letters
+
+
+def tap_leftovers(page, ranks):
+    for seat, rank in ranks.items():
+        page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='{rank}']").click()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_save_after_another_phones_undo_is_refused_and_keeps_the_cards(browser, live_server, lang):
+    stale, saved = WORDS[lang]
+    a = browser.new_context(viewport=PHONE, locale="de-DE" if lang == "de" else "en-GB")
+    p1 = a.new_page()
+    p1.goto(f"{live_server}/new?lang={lang}")
+    p1.click("button[value=start]")
+    url = p1.url
+    # a buy tapped on this phone (the board is redrawn in place), then the hand saved: it goes through
+    p1.locator("#board form[action$='/buy'] button").first.click()
+    p1.wait_for_timeout(300)
+    p1.locator("#record input[name=out]").first.check()
+    tap_leftovers(p1, {1: "K", 2: "7", 3: "A"})
+    p1.click("#record button.primary")
+    assert saved in p1.inner_text(".flash")
+    # phone 1 starts hand 2; meanwhile phone 2 undoes hand 1
+    p1.locator("#record input[name=out]").first.check()
+    tap_leftovers(p1, {1: "Q", 2: "9", 3: "JK"})
+    b = browser.new_context(viewport=PHONE, locale="en-GB")
+    p2 = b.new_page()
+    p2.goto(url)
+    p2.click("form.undo button")
+    p1.click("#record button.primary")
+    assert stale in p1.inner_text("body")
+    queen, joker = LETTERS[lang]
+    assert p1.locator("#cards_1").input_value().split() == [queen]
+    assert p1.locator("#cards_3").input_value().split() == [joker]
+    shot(p1, f"stale-save-{lang}")
+    a.close()
+    b.close()

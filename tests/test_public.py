@@ -1,0 +1,233 @@
+"""Serving in public: the address the app gives out, the hosts it answers for, the limit on writes, what its
+logs hold, the CSV a spreadsheet opens, and /healthz while the referee's hardest searches run."""
+
+from __future__ import annotations
+
+import csv
+import http.client
+import io
+import json
+import logging
+import sqlite3
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from referee.web import create_app
+from referee.web.public import mask
+from tests.conftest import make_app
+from tests.test_games import auth, create, record
+
+
+# ------------------------------------------------------------------------------------ the public address
+@pytest.fixture()
+def public_app(request, tmp_path):
+    app = make_app(request, tmp_path, "sqlite")
+    app.config.update(PUBLIC_URL="https://rummy.example.org/", TRUSTED_HOSTS=["rummy.example.org", "localhost"])
+    return app
+
+
+def test_links_are_built_on_the_public_address_not_the_host_header(public_app):
+    c = public_app.test_client()
+    g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]},
+               headers={"Host": "localhost"}).json
+    assert g["edit_url"] == f"https://rummy.example.org/g/{g['edit_token']}"
+    assert g["view_url"] == f"https://rummy.example.org/g/{g['view_token']}"
+    html = c.get(f"/g/{g['edit_token']}/share", headers={"Host": "localhost"}).get_data(as_text=True)
+    assert f"https://rummy.example.org/g/{g['view_token']}" in html and "localhost/g/" not in html
+
+
+def test_unknown_hosts_are_refused_when_trusted_hosts_are_set(public_app):
+    c = public_app.test_client()
+    for path in ("/", "/new", "/api/v1/rulesets", "/g/whatever/share"):
+        r = c.get(path, headers={"Host": "evil.example", "Accept-Language": "es"})
+        assert r.status_code == 400, path
+        assert "evil.example" not in r.get_data(as_text=True)
+    assert "servidor" in c.get("/", headers={"Host": "evil.example", "Accept-Language": "es"}).get_data(as_text=True)
+    r = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]},
+               headers={"Host": "evil.example"})
+    assert r.status_code == 400 and r.json["error"]["code"] == "unknown_host"
+    assert c.get("/", headers={"Host": "rummy.example.org"}).status_code == 200
+
+
+def test_without_configuration_links_follow_the_request(client):
+    g = create(client)
+    assert g["edit_url"] == f"http://localhost/g/{g['edit_token']}"
+
+
+# ------------------------------------------------------------------------------------ the limit on writes
+def test_writes_are_limited_per_client(tmp_path, request):
+    app = make_app(request, tmp_path, "sqlite")
+    app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="4 per minute")
+    from referee.web.public import limiter
+
+    limiter.init_app(app)  # (the limiter reads RATELIMIT_ENABLED when it starts)
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+    for hand in (1, 2, 3):
+        r = record(c, g, hand, "Ann", {"Ben": ["K"], "Cy": ["7"]})
+        assert r.status_code == 201
+    refused = record(c, g, 4, "Ann", {"Ben": ["K"], "Cy": ["7"]})
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "rate_limited"
+    assert int(refused.headers["Retry-After"]) > 0
+    page = c.post(f"/g/{g['edit_token']}/undo", headers={"Accept-Language": "de"})
+    assert page.status_code == 429 and "nicht gespeichert" in page.get_data(as_text=True)
+    # reading, the referee and other clients are not held back
+    assert c.get(f"/g/{g['edit_token']}").status_code == 200
+    assert c.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "melds": [["7H", "7D", "7S"]]}
+                  ).status_code == 200
+    other = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]},
+                   environ_overrides={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+    assert len(c.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json["hands"]) == 3
+
+
+def test_tests_and_the_load_test_do_not_trip_the_limit(client):
+    assert client.application.config["RATELIMIT_ENABLED"] is False  # TESTING: off unless a test turns it on
+    app = create_app({"DATABASE_URL": "sqlite://", "SECRET_KEY": "x", "RATE_LIMIT_WRITES": "100000 per minute"})
+    assert app.config["RATELIMIT_ENABLED"] is True and app.config["RATE_LIMIT_WRITES"] == "100000 per minute"
+
+
+# ------------------------------------------------------------------------------------ logs
+def test_tokens_are_masked_in_log_lines():
+    line = '127.0.0.1 - - "GET /g/Abc-_123456789012345678901234/board HTTP/1.1" 200 Authorization: Bearer s3cr3t'
+    assert mask(line) == '127.0.0.1 - - "GET /g/***/board HTTP/1.1" 200 Authorization: Bearer ***'
+    assert mask('{"edit_token": "abcDEF123_-"}') == '{"edit_token": "***"}'
+
+
+def test_the_request_log_and_the_access_log_hold_no_token(client, caplog):
+    g = create(client)
+    caplog.set_level(logging.INFO)
+    for name, args in (("werkzeug", ('%s - - [%s] "%s" %s %s', "127.0.0.1", "now",
+                                     f"GET /g/{g['edit_token']}/board HTTP/1.1", "304", "-")),
+                       ("gunicorn.access", ('%(h)s "%(r)s" %(s)s', {"h": "127.0.0.1", "s": "200",
+                                                                       "r": f"POST /g/{g['edit_token']}/hand HTTP/1.1"}))):
+        logger = logging.getLogger(name)
+        logger.disabled = False  # (the migrations' logging set-up, run in this process, turned it off)
+        logger.info(args[0], *args[1:]) if isinstance(args[1], str) else logger.info(args[0], args[1])
+    text = caplog.text
+    assert "/g/***/board" in text and "/g/***/hand" in text and g["edit_token"] not in text
+
+
+def test_the_503_warning_logs_no_sql_parameters(tmp_path):
+    from flask_migrate import upgrade
+
+    db = tmp_path / "locked.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{db}", "SQLITE_TIMEOUT": 0.2})
+    with app.app_context():
+        upgrade()
+    app.logger.disabled = False  # (the migrations' logging set-up, run in this process, turned it off)
+    blocker = sqlite3.connect(db, timeout=0.1, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    lines = io.StringIO()
+    handler = logging.StreamHandler(lines)
+    app.logger.addHandler(handler)
+    try:
+        r = app.test_client().post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]})
+    finally:
+        app.logger.removeHandler(handler)
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert r.status_code == 503
+    warning = lines.getvalue()
+    assert "database unavailable" in warning and "locked" in warning
+    assert "INSERT" not in warning and "parameters" not in warning and "Ann" not in warning
+
+
+# ------------------------------------------------------------------------------------ the CSV
+def _rows(client, g, lang="en"):
+    text = client.get(f"/g/{g['edit_token']}/export.csv", headers={"Accept-Language": lang}).get_data(as_text=True)
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_the_csv_has_headers_in_the_readers_language_and_the_buys(client):
+    g = create(client, players=["Ann", "Ben", "Cy"])
+    for player in ("Ben", "Ben", "Cy"):
+        client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 1, "player": player}, headers=auth(g["edit_token"]))
+    record(client, g, 1, "Ann", {"Ben": ["K"], "Cy": ["7"]})
+    client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 2, "player": "Ann"}, headers=auth(g["edit_token"]))
+    en = _rows(client, g)
+    assert en[0] == ["Hand", "Went out", "Ann", "Ben", "Cy", "Buys: Ann", "Buys: Ben", "Buys: Cy"]
+    assert en[1] == ["1", "Ann", "0", "10", "5", "0", "2", "1"]
+    assert en[2] == ["2", "", "", "", "", "1", "0", "0"]  # the hand being played: its buys so far
+    assert en[3] == ["Total", "", "0", "10", "5", "1", "2", "1"]
+    de = _rows(client, g, "de")
+    assert de[0] == ["Runde", "Ausgegangen", "Ann", "Ben", "Cy", "Käufe: Ann", "Käufe: Ben", "Käufe: Cy"]
+    assert de[-1][0] == "Summe"
+    assert _rows(client, g, "es")[0][:2] == ["Mano", "Salió"] and _rows(client, g, "pt")[0][0] == "Rodada"
+    exported = client.get(f"/g/{g['edit_token']}/export.json").json  # the JSON export stays as it was
+    assert list(exported)[:3] == ["format", "ruleset", "variants"] and len(exported["buys"]) == 4
+
+
+def test_names_that_look_like_formulas_reach_the_csv_as_text(client):
+    names = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTab"]
+    g = create(client, players=names)
+    record(client, g, 1, names[1], {names[0]: ["K"], names[2]: ["7"], names[3]: ["A"], names[4]: ["2"]})
+    for row in _rows(client, g):
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@", "\t")), cell
+    header = _rows(client, g)[0]
+    assert "'=HYPERLINK(\"http://x\")" in header and "'-2" in header and "'+1" in header
+    assert json.loads(client.get(f"/g/{g['edit_token']}/export.json").data)["players"][0] == names[0]
+
+
+# ------------------------------------------------------------------------------------ healthz under load
+THE_247_BYTES = {"ruleset": "liverpool", "hand": 1, "options": {"contracts": ["R13 R13 R13 R13"], "wild_ranks":
+                 ["JK", "2"], "decks": 4, "jokers": 7}, "cards": "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS JK JK JK JK 2H"}
+HARDEST = {"ruleset": "liverpool", "hand": 1, "cards": "JS 3S QD AS KS 5C QS 8S JK 4D 9C 2C 3S 5C 8D 2H KH KH",
+           "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8}}
+
+
+def test_healthz_answers_while_four_of_the_hardest_requests_run(client, monkeypatch):
+    """Four clients send, over and over, the request that once cost 11 s (now refused: its house rules are
+    past what tables play) and the hardest one within the ranges, on a budget small enough that it must say
+    it could not decide; /healthz, asked meanwhile on the same threaded server, answers every time. Nothing
+    here is timed: a loaded machine makes it slower, not different."""
+    monkeypatch.setattr("referee.budget.STEPS", 300)
+    server = make_server("127.0.0.1", 0, client.application, threaded=True)
+    port = server.server_port
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    in_flight = [0]
+    lock = threading.Lock()
+    answers: list[tuple[int, dict]] = []
+    during: list[int] = []
+
+    def post(body):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", "/api/v1/arrange", body=json.dumps(body), headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read())
+
+    def phone():
+        for _ in range(6):
+            for body in (THE_247_BYTES, HARDEST):
+                with lock:
+                    in_flight[0] += 1
+                try:
+                    answers.append(post(body))
+                finally:
+                    with lock:
+                        in_flight[0] -= 1
+
+    phones = [threading.Thread(target=phone) for _ in range(4)]
+    try:
+        for t in phones:
+            t.start()
+        while any(t.is_alive() for t in phones):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", "/healthz")
+            assert conn.getresponse().status == 200
+            with lock:
+                during.append(in_flight[0])
+        for t in phones:
+            t.join()
+    finally:
+        server.shutdown()
+    assert len(answers) == 48
+    for status, body in answers:
+        if status == 400:  # the 247 bytes: refused by name
+            assert body["error"]["field"] == "options.contracts"
+        else:  # the hardest within the ranges: the budget ran out, and the answer says so
+            assert status == 200 and body["possible"] is None and body["search_exhausted"] and body["note"]
+    assert any(n > 0 for n in during)  # /healthz answered while searches were running
