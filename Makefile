@@ -11,7 +11,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test lint bench loadtest setup translations clean
+.PHONY: run test lint bench bench-compare loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -41,6 +41,10 @@ test: setup lint
 
 bench: setup
 	$(BIN)/python bench/bench.py
+
+# the engine against an earlier revision's, interleaved in one run: make bench-compare BASE=<rev>
+bench-compare: setup
+	$(BIN)/python bench/compare.py $(BASE)
 
 loadtest: setup
 	$(BIN)/python bench/loadtest.py

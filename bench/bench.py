@@ -56,7 +56,7 @@ def seeded_game(app) -> str:  # type: ignore[no-untyped-def]
     with app.app_context():
         game, _ = services.create_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
         for n, out in ((1, 0), (2, 1), (3, 2)):
-            entries = {s: services.Entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
+            entries = {s: services.entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
             services.record_hand(game, n, out, entries)
         return game.view_token
 

@@ -28,7 +28,16 @@ class Verdict:
     contract: Contract
     melds: list[Meld]
     violations: list[Violation]
-    rules: list[str] = field(default_factory=list)  # the rule anchors the verdict rests on, the deciding first
+    house: Rules | None = field(default=None, repr=False, compare=False)  # the rules held to, for ``rules``
+    _rules: list[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rules(self) -> list[str]:
+        """The rule anchors the verdict rests on, the deciding first (worked out when first asked for)."""
+        if self._rules is None:
+            self._rules = [] if self.house is None else check_rules(self.house, self.contract, self.melds,
+                                                                     self.violations)
+        return self._rules
 
 
 def describe(kinds: Sequence[tuple[str, int]]) -> str:
@@ -57,7 +66,9 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     contract = spec.contract
     readings = [analyze(m, rules, i) for i, m in enumerate(melds)]
     found = _contract_violations(contract, readings, rules)
-    if found:  # a meld of one natural card and wild cards is a set or a run, whichever the contract needs
+    if found and len(readings) == len(contract.melds):
+        # a meld of one natural card and wild cards is a set or a run, whichever the contract needs (reading one
+        # as the other kind never changes how many melds there are)
         readings, found = _as_the_contract_needs(contract, melds, readings, found, rules)
     violations = copies_violations(melds, rules)
     for r in readings:
@@ -66,7 +77,7 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     if contract.no_discard and cards_left is not None and cards_left > 0:
         violations.append(Violation("final_hand_cards_left", None, {"count": cards_left}))
     violations.sort(key=Violation.sort_key)
-    return Verdict(not violations, contract, readings, violations, check_rules(rules, contract, readings, violations))
+    return Verdict(not violations, contract, readings, violations, rules)
 
 
 def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld],

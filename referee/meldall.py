@@ -22,7 +22,8 @@ cards, the rest to be natural cards (the nearest miss adds natural cards where a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from functools import lru_cache
+from typing import Any, Sequence
 
 from .budget import Budget
 from .cards import SUIT_ORDER, Card
@@ -34,11 +35,22 @@ def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -
     """The most places of the run ``start``…``start + size - 1`` (positions) that wild cards may fill under the
     house rules, given the places ``naturals`` that hold natural cards; the other free places are left for
     natural cards. A run needs one natural card at least."""
+    limit = rules.run_max_wilds_per_4
+    second = rules.second_wild_needs_fixed_position
+    if limit is None and not second:
+        free = [p for p in range(start, start + size) if p not in naturals]
+        return tuple(free if naturals else free[1:])
+    return _limited_wild_places(start, size, naturals, limit, second, rules.ace)
+
+
+@lru_cache(maxsize=1 << 16)
+def _limited_wild_places(start: int, size: int, naturals: frozenset[int], limit: int | None, second: bool,
+                         ace: str) -> tuple[int, ...]:
+    """``wild_places`` where a house rule limits wild cards in runs: it depends on these values alone, and the
+    nearest-miss search asks for the same run shapes over and over, so the answers are kept."""
+    rules: Any = _WildRules(limit, second, ace)  # read as Rules by wild_rule_breaks
     end = start + size - 1
     free = [p for p in range(start, end + 1) if p not in naturals]
-    limit = rules.run_max_wilds_per_4
-    if limit is None and not rules.second_wild_needs_fixed_position:
-        return tuple(free if naturals else free[1:])
     best: tuple[int, ...] = ()
     if free and (naturals or size >= 2):
         best = (free[-1],) if naturals or free[-1] != free[0] else ()  # one wild card alone: always allowed
@@ -48,7 +60,7 @@ def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -
         for b in range(max(a, hi_nat), end + 1):
             outside = (a - start) + (end - b)
             has_ace = a == LOW_ACE or b == HIGH_ACE
-            bounds = run_bounds(rules.ace, has_ace, b == HIGH_ACE)
+            bounds = run_bounds(ace, has_ace, b == HIGH_ACE)
             if start < bounds[0] or end > bounds[1]:
                 continue
             floating = outside if outside and len(end_spreads(a, b, outside, bounds, size)) > 1 else 0
@@ -67,6 +79,15 @@ def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -
             if not wild_rule_breaks([flags[p] for p in range(start, end + 1)], floating, rules):
                 best = wild
     return best
+
+
+@dataclass(frozen=True)
+class _WildRules:
+    """The house rules ``wild_rule_breaks`` reads, by the names it reads them by."""
+
+    run_max_wilds_per_4: int | None
+    second_wild_needs_fixed_position: bool
+    ace: str
 
 
 @dataclass
@@ -197,7 +218,7 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         budget.spend()
         if len(runs) > k:
             return
-        si = next((s for s in range(4) if any(cs for (x, _), cs in left.items() if x == s)), None)
+        si = min((x for (x, _), cs in left.items() if cs), default=None)  # the first suit with cards to place
         if si is None:
             finish(runs)
             return

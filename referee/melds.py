@@ -98,7 +98,13 @@ def could_be_either(cards: Sequence[Card], rules: Rules) -> bool:
     """Could these cards read as a set and as a run? Only where at most one of them is a natural card that is
     not of a wild rank (two naturals of one rank are never a run; of two ranks, never a set)."""
     wild_ranks = rules.wild_ranks
-    return sum(1 for c in cards if c.rank not in wild_ranks) <= 1
+    seen = False
+    for c in cards:
+        if c.rank not in wild_ranks:
+            if seen:
+                return False
+            seen = True
+    return True
 
 
 def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> list[Meld]:
