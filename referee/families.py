@@ -78,69 +78,99 @@ class HandSpec:
 BUY_EXTRA_CARDS = 1  # a buyer takes the discard and this many cards from the stock, in every family
 
 # ------------------------------------------------------------------------------------------------- the options
+SETUP, REFEREE = "setup", "referee"  # the screens that offer a house rule: the new-game screen, the referee
+
+
 @dataclass(frozen=True)
 class Option:
+    """One house rule, described once: what it is called, what it does, which values it takes and what each
+    is called, the screens that offer it. The web layer renders, parses and writes every option from this."""
+
     name: str
-    kind: str  # "choice" | "int" | "int_or_null" | "bool" | "ranks" | "contracts"
+    kind: str  # "choice" | "int" | "int_or_null" | "bool" | "ranks" | "contracts": the value and its form field
+    label: str  # its short name (translated by the web layer)
     help: str  # one line, translated by the web layer
     rule: str  # the rule anchor it changes
     choices: tuple[Any, ...] = ()
     minimum: int = 0
     maximum: int = 99  # ints: the largest value; ranks: the most entries; contracts: the most cards one asks for
+    choice_labels: tuple[tuple[Any, str], ...] = ()  # a value's words, where the value is not a number
+    empty: str | None = None  # what no value means, where it does not depend on the family ("no limit")
+    zero: str | None = None  # what 0 means, where it means more than none ("no buying")
+    screens: tuple[str, ...] = ()  # SETUP, REFEREE
 
 
+BOTH = (SETUP, REFEREE)
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
-        Option("ace", "choice", N_("Where an ace may sit in a run: low (A-2-3), high (Q-K-A) or either."),
-               "rule-aces", choices=("either", "low", "high")),
-        Option("wild_ranks", "ranks", N_("Which cards are wild: jokers and/or ranks (twos, queens)."),
-               "rule-wilds", minimum=1, maximum=3),
-        Option("set_min_naturals", "int", N_("How many natural (not wild) cards a set needs."),
-               "rule-set-naturals", minimum=1, maximum=3),
-        Option("run_max_wilds_per_4", "int_or_null",
+        Option("ace", "choice", N_("Aces in runs"),
+               N_("Where an ace may sit in a run: low (A-2-3), high (Q-K-A) or either."),
+               "rule-aces", choices=("either", "low", "high"), screens=BOTH,
+               choice_labels=(("either", N_("low or high")), ("low", N_("low only")), ("high", N_("high only")))),
+        Option("wild_ranks", "ranks", N_("Wild cards"), N_("Which cards are wild: jokers and/or ranks (twos, queens)."),
+               "rule-wilds", minimum=1, maximum=3, screens=BOTH, choice_labels=(("JK", N_("Jokers")),)),
+        Option("set_min_naturals", "int", N_("Natural cards in a set"),
+               N_("How many natural (not wild) cards a set needs."), "rule-set-naturals", minimum=1, maximum=3,
+               screens=BOTH),
+        Option("run_max_wilds_per_4", "int_or_null", N_("Wild cards per four in a run"),
                N_("At most this many wild cards in any four cards in a row of a run (empty: no limit)."),
-               "rule-run-wilds", minimum=1, maximum=3),
-        Option("second_wild_needs_fixed_position", "bool",
-               N_("A second wild card in a meld only where the natural cards fix its place."), "rule-second-wild"),
-        Option("contract_extra_cards", "bool",
-               N_("Contract melds may be longer than the contract asks when you go down."), "rule-going-down"),
-        Option("lay_off_same_turn", "bool", N_("You may lay off in the same turn you go down."), "rule-lay-off"),
-        Option("joker_swap", "bool",
+               "rule-run-wilds", minimum=1, maximum=3, empty=N_("no limit"), screens=BOTH),
+        Option("second_wild_needs_fixed_position", "bool", N_("Second wild card only where fixed"),
+               N_("A second wild card in a meld only where the natural cards fix its place."), "rule-second-wild",
+               screens=BOTH),
+        Option("contract_extra_cards", "bool", N_("Extra cards in contract melds"),
+               N_("Contract melds may be longer than the contract asks when you go down."), "rule-going-down",
+               screens=BOTH),
+        Option("lay_off_same_turn", "bool", N_("Lay off in the turn you go down"),
+               N_("You may lay off in the same turn you go down."), "rule-lay-off", screens=BOTH),
+        Option("joker_swap", "bool", N_("Joker swap"),
                N_("On your turn you may trade the natural card a joker on the table stands for, and take the joker."),
-               "rule-joker-swap"),
-        Option("buy_limit", "int_or_null", N_("Buys per player per hand (0: no buying; empty: no limit)."),
-               "rule-buy-limit", minimum=0, maximum=20),
-        Option("stock_exhausted", "choice",
+               "rule-joker-swap", screens=BOTH),
+        Option("buy_limit", "int_or_null", N_("Buys per hand"),
+               N_("Buys per player per hand (0: no buying; empty: no limit)."), "rule-buy-limit", minimum=0,
+               maximum=20, empty=N_("no limit"), zero=N_("no buying"), screens=BOTH),
+        Option("stock_exhausted", "choice", N_("When the stock runs out"),
                N_("When the stock runs out: reshuffle the discards (all but the top card), or end the hand."),
-               "rule-stock-exhausted", choices=("reshuffle", "end_hand")),
-        Option("hands", "choice", N_("How many hands the game has."), "rule-contract"),
-        Option("decks", "int_or_null", N_("Decks in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=1, maximum=4),
-        Option("jokers", "int_or_null", N_("Jokers in the pack (empty: by the number of players)."), "rule-decks",
-               minimum=0, maximum=8),
-        Option("hand_size", "int_or_null", N_("Deal this many cards in every hand (empty: the family's table)."),
-               "rule-deal-order", minimum=5, maximum=15),
-        Option("first_hand_size", "int_or_null", N_("Deal this many cards in the first hand (empty: as the others)."),
-               "rule-deal-order", minimum=5, maximum=15),
-        Option("final_run", "int_or_null", N_("The length of the final hand's run (empty: the family's)."),
-               "rule-final-hand", minimum=6, maximum=7),
-        Option("contracts", "contracts",
-               N_("Your own contracts, one per hand (empty: the family's list)."), "rule-contract",
+               "rule-stock-exhausted", choices=("reshuffle", "end_hand"), screens=(SETUP,),
+               choice_labels=(("reshuffle", N_("reshuffle the discards")), ("end_hand", N_("end the hand")))),
+        Option("hands", "choice", N_("Hands"), N_("How many hands the game has."), "rule-contract"),
+        Option("decks", "int_or_null", N_("Decks"), N_("Decks in the pack (empty: by the number of players)."),
+               "rule-decks", minimum=1, maximum=4),
+        Option("jokers", "int_or_null", N_("Jokers"), N_("Jokers in the pack (empty: by the number of players)."),
+               "rule-decks", minimum=0, maximum=8, screens=(SETUP,)),
+        Option("hand_size", "int_or_null", N_("Cards in every hand"),
+               N_("Deal this many cards in every hand (empty: the family's table)."), "rule-deal-order", minimum=5,
                maximum=15),
-        Option("joker_points", "int_or_null",
+        Option("first_hand_size", "int_or_null", N_("Cards in the first hand"),
+               N_("Deal this many cards in the first hand (empty: as the others)."), "rule-deal-order", minimum=5,
+               maximum=15, empty=N_("as in the other hands")),
+        Option("final_run", "int_or_null", N_("Final run length"),
+               N_("The length of the final hand's run (empty: the family's)."), "rule-final-hand", minimum=6,
+               maximum=7, screens=(SETUP,)),
+        Option("joker_points", "int_or_null", N_("Joker penalty"),
                N_("Penalty points for a joker left in hand (empty: the family's value)."), "rule-penalty-values",
                minimum=0, maximum=100),
-        Option("wild_rank_points", "int_or_null",
+        Option("wild_rank_points", "int_or_null", N_("Wild rank card penalty"),
                N_("Penalty points for a wild card of a wild rank left in hand (empty: its own value)."),
-               "rule-penalty-values", minimum=0, maximum=100),
-        Option("exact_cut_bonus", "int",
+               "rule-penalty-values", minimum=0, maximum=100, empty=N_("its own value"), screens=(SETUP,)),
+        Option("exact_cut_bonus", "int", N_("Exact-cut bonus"),
                N_("Points taken off the total of a player who cuts exactly the cards needed (0: no bonus)."),
-               "rule-deal-order", minimum=0, maximum=100),
-        Option("may_i", "bool", N_("A buyer must ask \"May I?\" before taking the discard."), "rule-buying"),
-        Option("shanghai_block", "bool", N_("A \"Shanghai\" call blocks a buy."), "rule-buying"),
+               "rule-deal-order", minimum=0, maximum=100, zero=N_("no bonus"), screens=(SETUP,)),
+        Option("contracts", "contracts", N_("Custom contracts"),
+               N_("Your own contracts, one per hand (empty: the family's list)."), "rule-contract",
+               maximum=15, screens=(SETUP,)),
+        Option("may_i", "bool", N_('Ask "May I?" to buy'),
+               N_("A buyer must ask \"May I?\" before taking the discard."), "rule-buying"),
+        Option("shanghai_block", "bool", N_("Shanghai call"), N_("A \"Shanghai\" call blocks a buy."),
+               "rule-buying"),
     )
 }
+
+
+def options_on(screen: str, fam: "Family") -> list[Option]:
+    """The house rules a screen offers for a family, in their order."""
+    return [o for o in OPTIONS.values() if screen in o.screens and o.name in fam.defaults]
 
 
 # ---------------------------------------------------------------------------------------------- the families

@@ -1,10 +1,13 @@
 // The service worker: the rules pages a phone has opened stay readable offline, with the styles and scripts
 // they need. Everything else (scores, the referee, the API) always goes to the network: a stale scoreboard
 // would be worse than an offline message.
+//
+// The app serves this file at /sw.js behind two lines it writes (referee/web/assets.py): STATIC, a cache name
+// made of the static files' versions, and SHELL, their versioned URLs. A changed style sheet or script changes
+// this script, so the browser installs it and the old cache is dropped; a versioned URL never changes content,
+// so it is served from the cache first.
 "use strict";
-const STATIC = "static-v1";
 const PAGES = "rules-pages-v1";
-const SHELL = ["/static/style.css", "/static/app.js", "/static/htmx-2.0.11.min.js", "/static/icons/icon-192.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -27,10 +30,11 @@ self.addEventListener("fetch", (event) => {
   if (req.method !== "GET") { return; }
   const url = new URL(req.url);
   if (url.origin === self.location.origin && url.pathname.startsWith("/static/")) {
+    // a versioned URL: the cache first; offline, a page kept from before an update takes any version it has
     event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((resp) => {
-      if (resp.ok) { const copy = resp.clone(); caches.open(STATIC).then((c) => c.put(req, copy)); }
+      if (resp.ok && url.searchParams.has("v")) { const copy = resp.clone(); caches.open(STATIC).then((c) => c.put(req, copy)); }
       return resp;
-    })));
+    }).catch(() => caches.match(req, { ignoreSearch: true }).then((old) => old || Response.error()))));
     return;
   }
   if (isRules(url)) {

@@ -13,7 +13,7 @@ from referee.web import create_app
 from referee.web.models import db
 
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
-TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games")
+TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "group_games", "group_members", "groups")
 
 
 def backends():

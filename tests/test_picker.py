@@ -148,3 +148,10 @@ class TestScoreboardForm:
                                                                     "cards_2": "7"})
         html = r.get_data(as_text=True)
         assert r.status_code == 422 and "X ist keine Karte" in html and 'value="B X"' in html
+
+    def test_too_many_of_a_rank_is_said_in_the_reader_letters(self, client):
+        g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+        r = client.post(f"/g/{g['edit_token']}/hand?lang=pt", data={"hand": "1", "out": "0", "cards_1": "V V V V V",
+                                                                    "cards_2": "V V V V"})
+        html = r.get_data(as_text=True)
+        assert r.status_code == 422 and "Cópias demais de V " in html and "de J " not in html

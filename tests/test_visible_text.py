@@ -64,14 +64,54 @@ def visible(html: str) -> Visible:
     return v
 
 
+def a_game(client) -> tuple[str, str]:
+    """A five-player Liverpool game with a hand played, a buy and a player down: the game screen as it looks
+    in play, with its hand-by-hand table and edit links. Returns the edit and the view paths."""
+    g = client.post("/api/v1/games", json={"ruleset": "liverpool",
+                                           "players": ["Ann", "Ben", "Cy", "Dee", "Eve"]}).get_json()
+    auth = {"Authorization": f"Bearer {g['edit_token']}"}
+    r = client.post(f"/api/v1/games/{g['id']}/hands", headers=auth, json={
+        "hand": 1, "out": "Cy", "leftovers": {"Ann": ["AH", "JK"], "Ben": ["7"], "Dee": ["K"], "Eve": ["2"]}})
+    assert r.status_code == 201, r.get_json()
+    assert client.post(f"/api/v1/games/{g['id']}/buys", headers=auth, json={"hand": 2, "player": "Dee"}).status_code == 201
+    edit = f"/g/{g['edit_token']}"
+    assert client.post(f"{edit}/down", data={"seat": "4", "hand": "2", "down": "1"}).status_code in (200, 302, 303)
+    return edit, f"/g/{g['view_token']}"
+
+
+# the referee's forms, each with an input that draws a verdict (a refusal, reasons and the rule they rest on)
+VERDICTS = {
+    "/referee/check": {"family": "liverpool", "hand": "2", "melds": "7h 7d JK\n5c 6c 8c 9c"},
+    "/referee/arrange": {"family": "progressive", "hand": "1", "cards": "7h 7d 7s 9c 9d JK 2c 4h 5h Kh"},
+    "/referee/layoff": {"family": "contract", "hand": "1", "meld": "5c 6c 7c 8c", "cards": "9c", "down": "y",
+                        "same_turn": "y"},
+    "/referee/swap": {"family": "progressive", "hand": "1", "meld": "5c JK 7c 8c", "card": "6c"},
+    "/referee/buy": {"family": "contract", "hand": "1", "seats": "Ann\nBen\nCy\nDee", "current": "Ann",
+                     "callers": "Cy, Dee", "buys_used": "Cy 3"},
+}
+
+
 def pages(client, lang):
-    paths = [f"/rules/{f}" for f in FAMILIES] + ["/rules/compare", "/rules", "/new", "/referee/"]
-    paths += [f"/rules/search?q={q}" for q in ("joker", "comodín", "coringa", "buy", "compra", "Kauf", "hand", "10")]
+    """Every page and screen a reader sees, as GET paths, plus the referee's verdicts (POSTed)."""
+    edit, view = a_game(client)
+    paths = [f"/rules/{f}" for f in FAMILIES] + ["/rules/compare", "/rules", "/", "/new", "/referee/", "/import",
+                                                "/games"]
+    paths += [f"/new?family={f}" for f in FAMILIES]
+    paths += [edit, view, f"{edit}/history", f"{edit}/share", f"{edit}/sheet", f"{edit}/hands/1"]
+    paths += [f"/referee/{mode}?family={f}" for mode in ("check", "arrange", "layoff", "swap", "buy") for f in FAMILIES]
+    paths += [f"/rules/search?q={q}" for q in ("joker", "comodín", "coringa", "buy", "compra", "Kauf", "hand", "10",
+                                               "option", "Tisch", "mesa")]
     for path in paths:
         sep = "&" if "?" in path else "?"
         r = client.get(f"{path}{sep}lang={lang}")
         assert r.status_code == 200, path
         yield path, visible(r.get_data(as_text=True))
+    for path, form in VERDICTS.items():
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get(path).get_data(as_text=True))
+        r = client.post(f"{path}?lang={lang}", data=form | ({"csrf_token": token.group(1)} if token else {}))
+        html = r.get_data(as_text=True)
+        assert r.status_code == 200 and 'class="verdict' in html, (path, r.status_code)
+        yield path + " (verdict)", visible(html)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -85,7 +125,7 @@ def test_no_option_names_on_pages(client, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_contract_notation_in_rules_text(client, lang):
     for path, v in pages(client, lang):
-        if not path.startswith("/rules"):
+        if path.startswith("/new"):
             continue  # the setup screen explains the notation its contracts field takes
         text = "\n".join(v.text)  # one line per text node: a table cell's figure is not the next cell's count
         for pattern in (NOTATION, COUNTED_MELDS):
@@ -142,3 +182,14 @@ def test_one_spelling_for_one_term(client, lang):
             found = re.search(r"(?<!\w)%s(?!\w)" % re.escape(word), seen, re.I)
             assert not found, f"{lang}: “{word}” is written “{used}” here (docs/i18n.md); found: " + \
                 seen[max(0, found.start() - 60):found.end() + 20]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_markdown_left_in_rules_text(client, lang):
+    """A "> " that did not become a note (a blockquote glued to its paragraph), or a stray "**" or "{{",
+    is markup the reader sees."""
+    for path, v in pages(client, lang):
+        if not path.startswith("/rules"):
+            continue
+        for node in v.text:
+            assert not re.search(r"(^|\s)>\s|\*\*|\{\{|\}\}", node), (path, node.strip()[:120])

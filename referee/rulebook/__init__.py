@@ -17,8 +17,10 @@ from typing import Callable, Collection
 
 import markdown
 
+from ..i18n import LANGUAGES
+
 HERE = Path(__file__).resolve().parent
-LANGS = ("en", "es", "pt", "de")
+LANGS = LANGUAGES
 SECTIONS = ("overview", "players", "cards", "objective", "contracts", "deal", "turn", "buying", "wild-cards",
             "going-out", "winning", "variants", "tips", "glossary")
 RULE_ANCHORS = {

@@ -11,6 +11,7 @@ from flask import Flask, request
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
+from ..i18n import LANGUAGES
 from .jsonio import JSONProvider
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         BABEL_DEFAULT_LOCALE="en",
-        LANGUAGES=("en", "es", "pt", "de"),
+        LANGUAGES=LANGUAGES,
         JSON_SORT_KEYS=False,
         # A phone keeps a game open all evening: a form token lives as long as the browser's session, not an
         # hour. Over HTTPS Flask-WTF would also demand a Referer from this host, which no browser sends under
@@ -87,7 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # a failed statement's message (and so a log line) never carries its parameters: they hold token hashes
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "hide_parameters": True}
 
-    from . import api, cli, i18n, public, referee, rules, scoreboard
+    from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
 
@@ -95,6 +96,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    assets.init_app(app)
     public.init_app(app)
     app.register_blueprint(handlers.bp)
     app.register_blueprint(rules.bp)
@@ -102,6 +104,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)  # the JSON API takes no cookies; its writes will need a bearer token
     app.register_blueprint(referee.bp)
     app.register_blueprint(scoreboard.bp)
+    app.register_blueprint(groups.bp)
     cli.init_app(app)
 
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import Locale
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
 
 from ..cards import Card, Rank, display, rank_display
 
 COOKIE = "lang"
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "de": "Deutsch"}
 
 babel = Babel()
 
@@ -51,9 +51,18 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def inject() -> dict[str, Any]:
-        return {"lang": lang(), "language_names": LANGUAGE_NAMES, "card_text": card_text,
+        return {"lang": lang(), "language_names": language_names(), "card_text": card_text,
                 "number": format_decimal, "rank_letters": rank_letters, "card_notation": card_notation,
                 "card_facts": card_facts}
+
+
+def language_names() -> dict[str, str]:
+    """Each of the app's languages by its own name, for the language menu ("Español", "Deutsch")."""
+    names = {}
+    for code in current_app.config["LANGUAGES"]:
+        name = Locale.parse(code).get_display_name(code) or code
+        names[code] = name[:1].upper() + name[1:]
+    return names
 
 
 def card_notation() -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The scoreboard's tables: games, players, hands, per-player results, buys, who has gone down, and the
-history of changes. The schema is managed by Alembic migrations (``migrations/``), applied by ``make run``.
+history of changes; and the groups that play together (their rosters and games). The schema is managed by
+Alembic migrations (``migrations/``), applied by ``make run``.
 
 SQLite in the instance folder is the default (WAL, foreign keys, a busy timeout); ``DATABASE_URL`` selects
 PostgreSQL.
@@ -183,6 +184,51 @@ Game.current_buys = relationship(  # type: ignore[attr-defined]
 Game.last_undoable = relationship(  # type: ignore[attr-defined]
     Change, viewonly=True, lazy="joined", uselist=False,
     primaryjoin=lambda: and_(foreign(Change.game_id) == Game.id, Change.id == _last_undoable_id()))
+
+
+class Group(db.Model):  # type: ignore[name-defined]
+    """A group that plays together: a name, its two links (the edit token kept only as a hash), its roster and
+    its games."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    members: Mapped[list[Member]] = relationship(back_populates="group", order_by="Member.id",
+                                                 cascade="all, delete-orphan")
+    games: Mapped[list[GroupGame]] = relationship(back_populates="group", cascade="all, delete-orphan")
+
+
+class Member(db.Model):  # type: ignore[name-defined]
+    """One person on a group's roster. ``key`` is the name case-folded: "ann" and "Ann" are one person."""
+
+    __tablename__ = "group_members"
+    __table_args__ = (UniqueConstraint("group_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    key: Mapped[str] = mapped_column(String(160))
+
+    group: Mapped[Group] = relationship(back_populates="members")
+
+
+class GroupGame(db.Model):  # type: ignore[name-defined]
+    """A game a group played. Deleting a group's game keeps its rows (its links stop working, ``deleted_at`` is
+    set), so the group's stats, computed from the recorded hands, keep it (docs/decisions.md)."""
+
+    __tablename__ = "group_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    group: Mapped[Group] = relationship(back_populates="games")
+    game: Mapped[Game] = relationship()
 
 
 @event.listens_for(Engine, "connect")

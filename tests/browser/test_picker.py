@@ -220,3 +220,38 @@ def test_the_pad_at_200_percent_text(browser, live_server):
     page.locator(".pad").scroll_into_view_if_needed()
     shot(page, "picker-text-200-pt")
     ctx.close()
+
+
+def test_leftovers_in_german_by_rank(page, live_server):
+    """The scoreboard's leftovers: ranks only, in the reader's letters, the pack counted across the players."""
+    page.goto(f"{live_server}/new?lang=de")
+    page.click("button[value=start]")  # four players: two decks, eight cards of each rank
+    page.locator("input[name=out][value='0']").check()
+    ben, cy = (page.locator(f"fieldset.leftovers[data-seat='{s}']") for s in (1, 2))
+    assert ben.locator(".pick-suit").count() == 0  # suits do not count for penalties
+    assert ben.locator(".pick-rank[data-rank='J']").inner_text() == "B"
+    for _ in range(5):
+        ben.locator(".pick-rank[data-rank='J']").click()
+    for _ in range(3):
+        cy.locator(".pick-rank[data-rank='J']").click()
+    cy.locator(".pick-rank[data-rank='J']").click()  # the ninth jack: the pack holds eight
+    assert cy.locator(".chip").count() == 3
+    assert "8" in cy.locator(".pick-status").inner_text() and "B" in cy.locator(".pick-status").inner_text()
+    cy.locator(".pick-rank[data-rank='Q']").click()
+    assert page.input_value("#cards_2") == "B B B D"
+    assert ben.locator("output.penalty").inner_text() == "= 50"
+    cy.locator(".chip", has_text="D").click()
+    page.fill("#cards_3", "b k Joker")  # typed: a ninth jack is said at once, and the server refuses it in words
+    assert "8" in page.locator("fieldset.leftovers[data-seat='3'] .pick-status").inner_text()
+    page.click("#record button.primary")
+    assert "Zu viele B" in page.inner_text(".flash, [role=alert]")
+    assert page.input_value("#cards_3") == "b k Joker" and page.input_value("#cards_1") == "B B B B B"
+    page.fill("#cards_3", "7 k Joker")
+    assert page.locator("fieldset.leftovers[data-seat='3'] .chip").all_inner_texts() == ["7", "K", "Joker"]
+    page.locator("fieldset.leftovers[data-seat='2']").scroll_into_view_if_needed()
+    shot(page, "picker-leftovers-de")
+    page.click("#record button.primary")
+    assert "gespeichert" in page.inner_text(".flash")
+    totals = page.locator("table.scores").first
+    assert totals.locator("tr", has_text="Spieler 2").locator("td.total").inner_text() == "50"
+    assert totals.locator("tr", has_text="Spieler 4").locator("td.total").inner_text() == "30"  # 7, K, joker

@@ -23,7 +23,9 @@ from ...melds import Meld
 from ...verdicts import CODES, Violation
 from .. import public
 from ..errors import Refusal, error_body, error_text
+from ..groups import services as group_services
 from ..i18n import lang, message
+from ..rules.routes import rule_url as rules_page_url
 from ..scoreboard import services
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -116,7 +118,7 @@ def _resolved(key: str) -> Rules:
 
 # ------------------------------------------------------------------------------------------------ output
 def rule_url(rules: Rules, anchor: str) -> str:
-    return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
+    return rules_page_url(rules.family.id, anchor, lang=lang())
 
 
 def rules_json(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
@@ -375,8 +377,14 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 @public.writes
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
-    game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
-                                      need(data, "players"), data.get("first_dealer", 0), via="api")
+    if data.get("group") is not None:  # a game of a group: the group's edit token starts it
+        group = _group_for(data.get("group"), data.get("group_token"), write=True)
+        game, edit = group_services.start_game(group, data["group_token"], need(data, "ruleset"),
+                                               data.get("variants"), data.get("options"), need(data, "players"),
+                                               data.get("first_dealer", 0), via="api")
+    else:
+        game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+                                          need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
                     "edit_url": public.external_url("games.play", token=edit),
                     "view_url": public.external_url("games.play", token=game.view_token)}), 201
@@ -487,3 +495,41 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
             "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",
             "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}
     return jsonify(body), 201 if outcome.added else 409
+
+
+# ------------------------------------------------------------------------------------------------ groups
+def _group_for(group_id: Any, token: Any, write: bool) -> Any:
+    """The group a token opens: no token is 401; a token that does not open this group is 404 (whether the
+    group exists is not told); a view token where the edit token is needed is 403."""
+    if not isinstance(token, str) or not token:
+        raise Refusal("group_unauthorized", "group_token" if write else None)
+    found = group_services.find(token)
+    if found is None or found[0].id != group_id:
+        raise Refusal("no_such_group", "group")
+    group, can_edit = found
+    if write and not can_edit:
+        raise Refusal("group_forbidden", "group_token")
+    return group
+
+
+@bp.post("/groups")
+@with_lang
+def create_group(data: dict[str, Any]) -> Any:
+    name = need(data, "name")
+    if not isinstance(name, str):
+        raise Refusal("wrong_type", "name", expected=N_("a name"))
+    group, edit = group_services.create_group(name)
+    return jsonify({"id": group.id, "edit_token": edit, "view_token": group.view_token,
+                    "edit_url": url_for("groups.show", token=edit, _external=True),
+                    "view_url": url_for("groups.show", token=group.view_token, _external=True)}), 201
+
+
+@bp.get("/groups/<group_id>")
+def get_group(group_id: str) -> Any:
+    token = _bearer()
+    group = _group_for(group_id, token, write=False)
+    family = request.args.get("ruleset")
+    if family is not None and family not in FAMILIES:
+        raise Refusal("unknown_ruleset", "ruleset", ruleset=family[:40])
+    stats = group_services.stats(group, family)
+    return jsonify(group_services.stats_json(stats, group_services.token_hash(token or "") == group.edit_hash))

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import format_decimal, gettext
 
-from ...cards import Card, CardError
+from ...cards import Card, CardError, Rank, rank_display
 from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
@@ -82,6 +82,15 @@ WEB: dict[str, ErrorCode] = {
     "nothing_to_end": ErrorCode(N_("Record at least one hand before ending the game."), 409),
     "seats_fixed": ErrorCode(N_("The seat order is fixed once the first hand is recorded."), 409),
     "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
+    # groups
+    "group_name_missing": ErrorCode(N_("The group needs a name."), 400),
+    "group_name_long": ErrorCode(N_("A group's name can be at most %(maximum)s characters.")),
+    "group_unauthorized": ErrorCode(
+        N_("This needs the group's link token: send it as Authorization: Bearer <token> (or \"group_token\")."), 401),
+    "group_forbidden": ErrorCode(N_("This is the group's view token: only its edit token starts a game in it."), 403),
+    "no_such_group": ErrorCode(N_("No group has this id and token."), 404),
+    "nothing_to_rematch": ErrorCode(N_("This group has no game to play again yet."), 409),
+    "bad_group_import": ErrorCode(N_("This is not a group exported from this app."), 400),
     # an answer the referee could not work out in time (said with the answer, not as a refusal)
     "search_exhausted": ErrorCode(
         N_("Too many ways to try with these cards and house rules: this could not be worked out in the time one "
@@ -127,20 +136,24 @@ def status_of(e: RefereeError) -> int:
 def param_text(name: str, value: Any) -> str:
     """A message parameter in the reader's language: cards in their letters, numbers in their digits, an
     expectation ("a whole number") translated, lists joined."""
-    from ..i18n import card_text
+    from ..i18n import card_text, lang
 
     if isinstance(value, (list, tuple)):
         return ", ".join(param_text(name, v) for v in value)
     if name == "expected":
         return gettext(str(value))
     if name in ("contract", "melds") and isinstance(value, str):  # melds in notation: in words
-        from ..rules.routes import notation_words
+        from ..words import notation_words
 
         return notation_words(value)
-    if name.endswith("card") or name.endswith("cards") or name == "represents":
+    if name.endswith("card") or name.endswith("cards") or name in ("represents", "rank"):
         try:
             return card_text(Card.parse(value))
         except CardError:
+            pass
+        try:  # a rank alone (a leftover card, where suits do not count), in the reader's letters
+            return rank_display(Rank.parse(value), lang())
+        except (CardError, AttributeError):
             return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(format_decimal(value))

@@ -12,25 +12,24 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
 from flask_babel import gettext, ngettext
-from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
-from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms import BooleanField, IntegerField
 
 from ... import arrange as arrange_mod
 from ... import contracts, table
 from ...cards import Card, CardError
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, Rules, resolve
+from ...families import FAMILIES, OPTIONS, REFEREE, Rules, options_on, resolve
 from ...i18n import N_
 from ...melds import analyze
+from .. import options as house
 from ..errors import Refusal, error_text
-from ..forms import as_int, options_from_form
-from ..i18n import _l, card_text, lang, message, rank_letters
+from ..i18n import card_text, lang, message, rank_letters
 from ..picker import cards_text, facts, typed_cards
-from ..rules.routes import contract_words, option_label, option_value, rule_title
+from ..rules.routes import rule_title, rule_url
+from ..words import contract_words, option_label, option_value
+from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, SwapForm, TableForm, as_int
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -42,52 +41,6 @@ MODE_TITLES = {
     "swap": N_("Joker swap"),
     "buy": N_("Who gets the discard?"),
 }
-# the house rules the referee offers to change (the rest are the scoreboard's business)
-REFEREE_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4",
-                   "second_wild_needs_fixed_position", "contract_extra_cards", "lay_off_same_turn", "joker_swap",
-                   "buy_limit")
-
-
-class TableForm(FlaskForm):
-    family = SelectField(_l("Rule family"), choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()])
-    hand = IntegerField(_l("Hand"), default=1, validators=[Optional(), NumberRange(min=1, max=12)])
-    players = IntegerField(_l("Players"), validators=[Optional(), NumberRange(min=2, max=8)])
-
-    class Meta:
-        csrf = True
-
-
-class CheckForm(TableForm):
-    melds = TextAreaField(_l("Melds, one per line"), validators=[Length(max=400)])
-    cards_left = IntegerField(_l("Cards that would stay in hand"), validators=[Optional(), NumberRange(min=0,
-                                                                                                       max=30)])
-
-
-class ArrangeForm(TableForm):
-    cards = TextAreaField(_l("The cards in your hand"), validators=[Length(max=200)])
-
-
-class LayoffForm(TableForm):
-    meld = StringField(_l("The meld on the table"), validators=[Length(max=120)])
-    cards = StringField(_l("Cards to lay off"), validators=[Length(max=120)])
-    down = BooleanField(_l("My contract is down"), default=True)
-    same_turn = BooleanField(_l("I went down this turn"))
-
-
-class SwapForm(TableForm):
-    meld = StringField(_l("The meld on the table"), validators=[Length(max=120)])
-    card = StringField(_l("Your natural card"), validators=[Length(max=10)])
-
-
-class BuyForm(TableForm):
-    seats = TextAreaField(_l("Players in seat order (clockwise), one per line"), validators=[Length(max=400)])
-    current = StringField(_l("Whose turn it is"), validators=[Length(max=40)])
-    callers = StringField(_l("Who wants the discard (names, separated by commas)"), validators=[Length(max=300)])
-    buys_used = StringField(_l("Buys used so far (like: Ann 1, Ben 3)"), validators=[Length(max=300)])
-    shanghai = BooleanField(_l("Someone called \"Shanghai\""))
-
-
-FORMS = {"check": CheckForm, "arrange": ArrangeForm, "layoff": LayoffForm, "swap": SwapForm, "buy": BuyForm}
 
 
 @dataclass
@@ -113,24 +66,22 @@ def _melds(text: str) -> list[list[Card]]:
 
 def _rules(form: TableForm, values: Any) -> Rules:
     variants = [v for v in values.getlist("variants") if v]
-    rules = resolve(form.family.data, variants, options_from_form(values, REFEREE_OPTIONS), form.players.data)
+    fam = FAMILIES.get(form.family.data or "")
+    options = house.from_form(values, REFEREE, fam) if fam else {}
+    rules = resolve(form.family.data, variants, options, form.players.data)
     if form.hand.data:
         rules.hand(form.hand.data)
     return rules
 
 
-def _rule_href(rules: Rules, anchor: str) -> str:
-    return url_for("pages.rules_page", family=rules.family.id, lang=lang()) + "#" + anchor
-
-
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
-    return {"text": message(v.code, v.params), "rule": v.rule,
-            "href": _rule_href(rules, v.rule), "meld": "" if v.meld is None else str(v.meld + 1)}
+    return {"text": message(v.code, v.params), "rule": v.rule, "meld": "" if v.meld is None else str(v.meld + 1)}
 
 
 def _cited(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
-    """The rules a ruling rests on, as the verdict shows them: the rule's heading, linked."""
-    return [{"rule": a, "title": rule_title(rules.family.id, a), "href": _rule_href(rules, a)} for a in anchors]
+    """The rules a ruling rests on, as the verdict shows them: the rule's heading, linked in the reader's language."""
+    return [{"rule": a, "title": rule_title(rules.family.id, a), "href": rule_url(rules.family.id, a, lang=lang())}
+            for a in anchors]
 
 
 def _meld_view(reading: Any) -> dict[str, Any]:
@@ -304,10 +255,11 @@ def page(mode: str) -> Response:
                 error, error_field = error_text(e.code, e.params), e.field
     fam = FAMILIES.get(form.family.data or "liverpool", FAMILIES["liverpool"])
     chosen_variants = set(values.getlist("variants")) if values else set()
-    chosen_options = {name: values.get(f"opt_{name}", "") for name in REFEREE_OPTIONS} if values else {}
+    offered = options_on(REFEREE, fam)
+    chosen_options = {o.name: values.get(house.field_name(o), "") for o in offered} if values else {}
     context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
                    outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
-                   chosen_options=chosen_options, referee_options=REFEREE_OPTIONS, options=OPTIONS,
+                   chosen_options=chosen_options, referee_options=[o.name for o in offered], options=OPTIONS,
                    option_label=option_label, option_value=option_value,
                    preset=_preset_query(form, values), picker_facts=_picker_facts(form, values, mode),
                    examples=_examples(),
@@ -378,6 +330,6 @@ def _preset_query(form: TableForm, values: Any) -> str:
         pairs += [("variants", v) for v in values.getlist("variants") if v]
         if values.get("gone_down"):
             pairs.append(("gone_down", values.get("gone_down")[:300]))
-        pairs += [(f"opt_{n}", values.get(f"opt_{n}")) for n in REFEREE_OPTIONS if values.get(f"opt_{n}")]
+        pairs += house.query(values, REFEREE, FAMILIES.get(form.family.data or "", FAMILIES["liverpool"]))
     return urlencode(pairs)
 

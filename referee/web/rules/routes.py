@@ -8,16 +8,38 @@ from functools import lru_cache
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
-from flask_babel import format_decimal, gettext, ngettext, pgettext
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory, url_for
+from flask_babel import format_decimal, gettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
-from ...i18n import N_
+from .. import assets
 from ..i18n import lang, rank_letters
+from ..words import contract_shorthand, contract_words, option_label, option_value, span
 
 bp = Blueprint("pages", __name__)
+
+
+def rule_url(family: str, anchor: str, **query: Any) -> str:
+    """The link to one rule of a family's rules page; every rule link is built here (templates through the
+    ``rule_link`` macro of ``_rule.html``)."""
+    return url_for("pages.rules_page", family=family, **query) + "#" + anchor
+
+
+@lru_cache(maxsize=None)
+def _rule_titles(family: str, language: str) -> dict[str, str]:
+    return {h.anchor: h.title for h in rulebook.headings(rulebook.source(family, language))}
+
+
+def rule_title(family: str, anchor: str) -> str:
+    """The heading of a rule on the family's page, in the reader's language."""
+    return _rule_titles(family, lang()).get(anchor, anchor)
+
+
+@bp.record_once
+def _rule_links(state: Any) -> None:
+    state.app.jinja_env.globals["rule_url"] = rule_url  # a global: macros imported without context see it
 
 
 @bp.get("/healthz")
@@ -39,8 +61,11 @@ def manifest() -> Response:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """At the root so that its scope is the whole site."""
-    return _root_file("sw.js", "text/javascript")
+    """At the root so that its scope is the whole site; it names the versions of the files it keeps
+    (``assets.service_worker_script``), so it changes whenever they do."""
+    resp = Response(assets.service_worker_script(), mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
 
 
 @bp.get("/favicon.ico")
@@ -51,154 +76,6 @@ def favicon() -> Response:
 @bp.get("/")
 def index() -> str:
     return render_template("index.html", families=list(FAMILIES.values()))
-
-
-# ------------------------------------------------------------------------------------------- words of data
-_MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size stays a figure
-    ("set", 1): N_("a set of %(size)s"), ("set", 2): N_("two sets of %(size)s"),
-    ("set", 3): N_("three sets of %(size)s"), ("set", 4): N_("four sets of %(size)s"),
-    ("run", 1): N_("a run of %(size)s"), ("run", 2): N_("two runs of %(size)s"),
-    ("run", 3): N_("three runs of %(size)s"), ("run", 4): N_("four runs of %(size)s"),
-}
-
-
-def contract_words(contract: Contract) -> str:
-    """``S3 S3 R4`` → "two sets of 3 and a run of 4", in the reader's language."""
-    return melds_words([(m.kind, m.size) for m in contract.melds])
-
-
-def melds_words(melds: list[tuple[str | None, int]]) -> str:
-    """Melds by kind and size in words, in the reader's language: a contract, or what some melds make (a kind of
-    ``None``: a meld that is neither a set nor a run)."""
-    groups: dict[tuple[str, int], int] = {}
-    unreadable = 0
-    for kind, size in melds:
-        if kind is None:
-            unreadable += 1
-        else:
-            groups[(kind, size)] = groups.get((kind, size), 0) + 1
-    parts = [gettext(_MELD_WORDS[(kind, n)], size=size) if (kind, n) in _MELD_WORDS else
-             gettext(N_("%(count)s sets of %(size)s") if kind == "set" else N_("%(count)s runs of %(size)s"),
-                     count=n, size=size)
-             for (kind, size), n in groups.items()]
-    if unreadable:
-        parts.append(ngettext("%(num)s meld that is neither a set nor a run",
-                              "%(num)s melds that are neither a set nor a run", unreadable))
-    if not parts:
-        return gettext("no melds")
-    if len(parts) == 1:
-        return parts[0]
-    return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
-
-
-def notation_words(notation: str) -> str:
-    """Melds in the engine's notation (``S3 R4``; ``?5`` for a meld that is neither) in words."""
-    melds: list[tuple[str | None, int]] = []
-    for token in notation.split():
-        kind = {"S": "set", "R": "run"}.get(token[:1])
-        melds.append((kind, int(token[1:]) if token[1:].isdigit() else 0))
-    return melds_words(melds)
-
-
-@lru_cache(maxsize=None)
-def _rule_titles(family: str, language: str) -> dict[str, str]:
-    return {h.anchor: h.title for h in rulebook.headings(rulebook.source(family, language))}
-
-
-def rule_title(family: str, anchor: str) -> str:
-    """The heading of a rule on the family's page, in the reader's language."""
-    return _rule_titles(family, lang()).get(anchor, anchor)
-
-
-def contract_shorthand(contract: Contract) -> str:
-    """The Liverpool document's score-sheet shorthand, one letter per meld in the reader's language (G-G, E7):
-    a meld's size is written only where it is longer than the smallest set or run."""
-    letters = []
-    for m in contract.melds:
-        letter = pgettext("shorthand letter for a set", "S") if m.kind == "set" else \
-            pgettext("shorthand letter for a run", "R")
-        smallest = 3 if m.kind == "set" else 4
-        letters.append(letter + (str(m.size) if m.size > smallest else ""))
-    return "-".join(letters)
-
-
-def _deal_words(fam: Family) -> str:
-    deals = [h.deal for h in resolve(fam.id).hands]
-    small, large = min(deals), max(deals)
-    if small == large:
-        return gettext("%(n)s in every hand", n=small)
-    return gettext("%(small)s in hands 1 to %(last)s, then %(large)s", small=small, last=deals.index(large),
-                   large=large)
-
-
-def _by_players(fam: Family, what: str) -> str:
-    return "; ".join(gettext("%(n)s for %(players)s players", n=getattr(d, what), players=_span(*d.players))
-                     for d in fam.deck_rules)
-
-
-def option_value(name: str, value: Any, fam: Family | None = None) -> str:
-    """An option's value in words. An empty value means "the family's own": with ``fam`` given, it is shown."""
-    if value is None:
-        fixed = {"buy_limit": gettext("no limit"), "run_max_wilds_per_4": gettext("no limit"),
-                 "first_hand_size": gettext("as in the other hands"), "wild_rank_points": gettext("its own value")}
-        if name in fixed:
-            return fixed[name]
-        if fam is None:
-            return {"contracts": gettext("the family's contracts")}.get(name, gettext("the family's"))
-        if name == "contracts":
-            return gettext("the %(family)s contracts", family=fam.name)
-        if name == "joker_points":
-            return format_decimal(fam.penalties["JK"])
-        if name == "hand_size":
-            return _deal_words(fam)
-        if name in ("decks", "jokers"):
-            return _by_players(fam, name)
-        if name == "final_run":
-            return gettext("a run of %(size)s", size=fam.contracts[fam.no_discard_contract][0].lstrip("R"))
-        return gettext("the family's")
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if isinstance(value, list):
-        if name == "contracts":
-            return "; ".join(contract_words(Contract.parse(v)) for v in value)
-        return ", ".join(gettext("Jokers") if v == "JK" else rank_letters(v) if len(v) == 1 else v for v in value)
-    if isinstance(value, int):
-        if value == 0 and name in ("buy_limit", "exact_cut_bonus"):
-            return gettext("no buying") if name == "buy_limit" else gettext("no bonus")
-        return format_decimal(value)
-    return {"either": gettext("low or high"), "low": gettext("low only"), "high": gettext("high only"),
-            "reshuffle": gettext("reshuffle the discards"), "end_hand": gettext("end the hand")}.get(
-        str(value), str(value))
-
-
-OPTION_LABELS = {
-    "ace": N_('Aces in runs'),
-    "wild_ranks": N_('Wild cards'),
-    "set_min_naturals": N_('Natural cards in a set'),
-    "run_max_wilds_per_4": N_('Wild cards per four in a run'),
-    "second_wild_needs_fixed_position": N_('Second wild card only where fixed'),
-    "contract_extra_cards": N_('Extra cards in contract melds'),
-    "lay_off_same_turn": N_('Lay off in the turn you go down'),
-    "joker_swap": N_('Joker swap'),
-    "buy_limit": N_('Buys per hand'),
-    "stock_exhausted": N_('When the stock runs out'),
-    "hands": N_('Hands'),
-    "decks": N_('Decks'),
-    "jokers": N_('Jokers'),
-    "hand_size": N_('Cards in every hand'),
-    "first_hand_size": N_('Cards in the first hand'),
-    "final_run": N_('Final run length'),
-    "contracts": N_('Custom contracts'),
-    "joker_points": N_('Joker penalty'),
-    "wild_rank_points": N_('Wild rank card penalty'),
-    "exact_cut_bonus": N_('Exact-cut bonus'),
-    "may_i": N_('Ask "May I?" to buy'),
-    "shanghai_block": N_('Shanghai call'),
-}
-
-
-def option_label(name: str) -> str:
-    return gettext(OPTION_LABELS[name])
 
 
 # ------------------------------------------------------------------------------------------- rules pages
@@ -271,11 +148,11 @@ def comparison_rows() -> list[dict[str, Any]]:
         rows.append({"label": label, "values": values, "differs": len(set(values.values())) > 1,
                      "silent": {f.id: bool(silent and silent in f.silent and values[f.id] != "—") for f in fams}})
 
-    row(gettext("Players"), {f.id: _span(*f.players) for f in fams})
-    row(gettext("Ideal number of players"), {f.id: _span(*f.ideal) for f in fams})
+    row(gettext("Players"), {f.id: span(*f.players) for f in fams})
+    row(gettext("Ideal number of players"), {f.id: span(*f.ideal) for f in fams})
     row(gettext("Decks and jokers"), {f.id: "; ".join(
-        gettext("%(players)s players: %(decks)s decks + %(jokers)s jokers", players=_span(*d.players),
-                decks=d.decks, jokers=_span(*d.jokers_range))
+        gettext("%(players)s players: %(decks)s decks + %(jokers)s jokers", players=span(*d.players),
+                decks=d.decks, jokers=span(*d.jokers_range))
         for d in f.deck_rules) for f in fams})
     row(gettext("Hands in a game"), {f.id: _hands_words(f) for f in fams})
     longest = max(len(r.hands) for r in base.values())
@@ -339,10 +216,6 @@ def _variant_words(fam: Family, v: Any) -> str:
     return name + (" *" if not v.stated else "")
 
 
-def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}–{high}"
-
-
 @bp.get("/rules/compare")
 def compare() -> str:
     fams = list(FAMILIES.values())
@@ -353,6 +226,12 @@ def _fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
 
 
+def _searchable(text: str) -> str:
+    """Text as a reader types and reads it: without the soft hyphens that let long words break in a table, and
+    without the house-rule table's "§" links."""
+    return re.sub(r"\s§(?=\s|$)", "", text.replace("\u00ad", ""))
+
+
 @lru_cache(maxsize=64)
 def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     """(anchor, heading, plain text) of each part of a rules page."""
@@ -361,8 +240,8 @@ def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     out = []
     i = 1
     while i < len(parts):
-        anchor, heading = parts[i + 1], rulebook.plain(parts[i + 2])
-        body = rulebook.plain(parts[i + 3]) if i + 3 < len(parts) else ""
+        anchor, heading = parts[i + 1], _searchable(rulebook.plain(parts[i + 2]))
+        body = _searchable(rulebook.plain(parts[i + 3])) if i + 3 < len(parts) else ""
         out.append((anchor, heading, body))
         i += 4
     return out

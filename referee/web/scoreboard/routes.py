@@ -30,17 +30,16 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...cards import Rank
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, resolve
+from ...families import FAMILIES, OPTIONS, REFEREE, SETUP, options_on, resolve
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
 from .. import jsonio, public
+from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..forms import options_from_form
 from ..i18n import lang, message
 from ..picker import leftovers_text, typed_leftovers
-from ..referee.routes import REFEREE_OPTIONS
-from ..rules.routes import contract_words, option_label, option_value
+from ..words import contract_words, option_label, option_value
 from . import services
 from .forms import (
     BuyForm,
@@ -178,13 +177,8 @@ def new() -> Any:
     return remember(resp, edit)
 
 
-SETUP_OPTIONS = ("ace", "wild_ranks", "set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
-                 "contract_extra_cards", "lay_off_same_turn", "joker_swap", "buy_limit", "stock_exhausted",
-                 "jokers", "final_run", "wild_rank_points", "exact_cut_bonus", "contracts")
-
-
 def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
-    return options_from_form(form, [o for o in SETUP_OPTIONS if o in FAMILIES[fam_id].defaults])
+    return house.from_form(form, SETUP, FAMILIES[fam_id])
 
 
 def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, first_dealer: int) -> dict[str, Any]:
@@ -199,7 +193,7 @@ def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, f
         n=len(names))
     return dict(fam=fam, families=FAMILIES, names=names, variants=variants, form=form or {}, rules=rules,
                 limit_note=limit_note,
-                options=OPTIONS, setup_options=[o for o in SETUP_OPTIONS if o in fam.defaults],
+                options=OPTIONS, setup_options=[o.name for o in options_on(SETUP, fam)],
                 option_label=option_label, option_value=option_value, first_dealer=first_dealer,
                 contract_words=contract_words, error=None)
 
@@ -228,11 +222,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]
-    for name, value in game.options.items():
-        if name in REFEREE_OPTIONS:
-            text = ("yes" if value else "no") if isinstance(value, bool) else (
-                "none" if value is None else " ".join(value) if isinstance(value, list) else str(value))
-            pairs.append((f"opt_{name}", text))
+    pairs += list(house.as_fields(game.options, REFEREE, st.rules.family).items())
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())

@@ -35,7 +35,7 @@ from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
 from ..errors import Refusal
-from ..models import UNDOABLE, Buy, Change, Down, Game, Hand, Player, Result, db, now
+from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -633,7 +633,13 @@ def _restored(row: dict[str, Any]) -> Result:
 
 
 def delete_game(game: Game) -> None:
-    db.session.delete(game)
+    link = db.session.get(GroupGame, game.id)
+    if link is not None:  # a group's game: its links stop working, its hands stay for the group's stats
+        game.edit_hash = token_hash(new_token())
+        game.view_token = new_token()
+        link.deleted_at = now()
+    else:
+        db.session.delete(game)
     db.session.commit()
 
 

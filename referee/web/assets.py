@@ -1,0 +1,65 @@
+"""Static files with versioned URLs: ``url_for('static', filename=…)`` adds ``?v=<content hash>``, and a request
+that names the current version may be cached for a year. A changed file gets a new URL, so a phone (and the
+service worker, whose own script carries the versions of the files it keeps) never holds on to an old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, request, url_for
+
+YEAR = 365 * 24 * 3600
+# what the service worker keeps from its first visit, so the rules pages read offline
+SHELL = ("style.css", "app.js", "htmx-2.0.11.min.js", "icons/icon-192.png")
+
+
+@lru_cache(maxsize=128)
+def _digest(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def version(filename: str) -> str | None:
+    """The version of a static file: a hash of its content (read again when the file changes)."""
+    folder = current_app.static_folder
+    if folder is None:
+        return None
+    path = Path(folder) / filename
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    if not path.is_file():
+        return None
+    return _digest(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def service_worker_script() -> str:
+    """``static/sw.js`` behind the versioned URLs of the files it keeps and a cache name made of their versions:
+    when a file changes, the script changes, the browser installs it, and it drops the old cache."""
+    shell = [url_for("static", filename=name) for name in SHELL]
+    name = "static-" + hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]
+    folder = Path(current_app.static_folder or "")
+    head = f"const STATIC = {json.dumps(name)};\nconst SHELL = {json.dumps(shell)};\n"
+    return head + (folder / "sw.js").read_text(encoding="utf-8")
+
+
+def init_app(app: Flask) -> None:
+    @app.url_defaults
+    def _versioned(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            v = version(values["filename"])
+            if v:
+                values["v"] = v
+
+    @app.after_request
+    def _long_cache(resp: Response) -> Response:
+        if request.endpoint == "static" and resp.status_code == 200:
+            asked = request.args.get("v")
+            if asked and asked == version(str((request.view_args or {}).get("filename", ""))):
+                resp.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        return resp

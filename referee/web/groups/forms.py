@@ -1,0 +1,48 @@
+"""The group's forms. House rules are the setup screen's own fields (``opt_<name>``, one per option the family
+has), read by the scoreboard's helper; everything else is declared here."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Length, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from ...families import FAMILIES
+from ..i18n import _l
+
+
+class GroupForm(FlaskForm):
+    name = StringField(_l("The group's name"), validators=[DataRequired(), Length(max=60)])
+
+
+class MemberForm(FlaskForm):
+    name = StringField(_l("Add a name to the roster"), validators=[DataRequired(), Length(max=40)])
+
+
+class CheckboxesField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+class NewGameForm(FlaskForm):
+    """Who is here (from the roster, or a new name), the family and the first dealer."""
+
+    players = CheckboxesField(_l("Who is playing"), choices=[], validate_choice=False)
+    new_name = StringField(_l("Someone new"), validators=[Optional(), Length(max=40)])
+    family = SelectField(_l("Rule family"), choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()])
+    first_dealer = StringField(_l("Who deals first"), validators=[Optional(), Length(max=40)])
+    add = SubmitField(_l("Add"))
+    update = SubmitField(_l("Update"))
+    start = SubmitField(_l("Start the game"))
+
+
+class RematchForm(FlaskForm):
+    game = HiddenField(validators=[Optional(), Length(max=16)])
+
+
+class ImportForm(FlaskForm):
+    file = FileField(_l("A group's JSON file"))
+    json = TextAreaField(_l("Or paste it here"), validators=[Optional(), Length(max=2_000_000)])

@@ -1,0 +1,342 @@
+"""A group's pages: make a group, keep its roster, start its games (or a rematch in one tap), see its stats.
+
+Links: ``/groups/<token>`` opens a group; the edit token changes it, the view token only shows it. A group's
+games open through ``/groups/<token>/games/<id>``, which sends an edit link's holder to the game's edit link
+and a view link's holder to the game's view link. This device remembers the groups it opened (a cookie), so
+the screen of a group's game links back to the group with the best link this device holds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import format_date, format_decimal, format_percent, gettext
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms.fields.choices import SelectChoice
+
+from ...errors import RefereeError
+from ...families import FAMILIES, OPTIONS, SETUP, options_on, resolve
+from .. import options as house
+from ..errors import error_text, status_of
+from ..models import Game, Group
+from ..scoreboard import routes as games_routes
+from ..words import contract_words, option_label, option_value
+from . import services
+from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm
+
+bp = Blueprint("groups", __name__, url_prefix="/groups")
+
+MY_GROUPS = "my_groups"
+MAX_REMEMBERED = 30
+IMPORT_LIMIT = 2_000_000
+
+
+# ------------------------------------------------------------------------------------------ this device's groups
+def remembered() -> list[str]:
+    try:
+        tokens = json.loads(request.cookies.get(MY_GROUPS, "[]"))
+    except ValueError:
+        return []
+    return [t for t in tokens if isinstance(t, str)][:MAX_REMEMBERED] if isinstance(tokens, list) else []
+
+
+def remember(resp: BaseResponse, token: str) -> BaseResponse:
+    tokens = [token] + [t for t in remembered() if t != token]
+    resp.set_cookie(MY_GROUPS, json.dumps(tokens[:MAX_REMEMBERED]), max_age=400 * 24 * 3600, httponly=True,
+                    samesite="Lax", secure=request.is_secure)
+    return resp
+
+
+@bp.get("")
+def mine() -> str:
+    rows = [{"token": t, "group": g, "can_edit": e} for t, g, e in services.find_many(remembered())]
+    return render_template("groups/mine.html", rows=rows)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Any:
+    form = GroupForm()
+    if not form.validate_on_submit():
+        return render_template("groups/new.html", form=form), 422 if request.method == "POST" else 200
+    group, edit = services.create_group(form.name.data)
+    flash(gettext("The group %(name)s is ready: add its players, then start a game.", name=group.name), "saved")
+    return remember(redirect(url_for("groups.show", token=edit)), edit)
+
+
+# ------------------------------------------------------------------------------------------ one group
+def load(token: str) -> tuple[Group, bool]:
+    found = services.find(token)
+    if found is None:
+        abort(404)
+    return found
+
+
+def edit_only(token: str) -> Group:
+    group, can_edit = load(token)
+    if not can_edit:
+        abort(403)
+    return group
+
+
+def family_filter() -> str | None:
+    fam = request.args.get("family")
+    return fam if fam in FAMILIES else None
+
+
+@bp.get("/<token>")
+def show(token: str) -> BaseResponse:
+    group, can_edit = load(token)
+    st = services.stats(group, family_filter())
+    last = services.last_game(group) if can_edit else None
+    resp = make_response(render_template(
+        "groups/group.html", group=group, can_edit=can_edit, token=token, st=st, families=FAMILIES,
+        charts=[(p, player_chart(p, st)) for p in st.players if p.series], last=last,
+        member_form=MemberForm(formdata=None), rematch_form=RematchForm(formdata=None), percent=percent,
+        decimal=decimal, rematch_dealer=last.players[services.next_dealer(last)].name if last else None))
+    resp.headers["Cache-Control"] = "no-store"
+    return remember(resp, token)
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else str(format_percent(value, "#,##0%"))
+
+
+def decimal(value: float | None) -> str:
+    return "—" if value is None else str(format_decimal(round(value, 1), "#,##0.0"))
+
+
+@bp.post("/<token>/roster")
+def add_member(token: str) -> BaseResponse:
+    group = edit_only(token)
+    form = MemberForm()
+    if form.validate_on_submit():
+        try:
+            member = services.add_member(group, form.name.data)
+            flash(gettext("%(name)s is on the roster.", name=member.name), "saved")
+        except RefereeError as e:
+            flash(error_text(e.code, e.params), "warning")
+    else:
+        flash(gettext("Type a name of at most 40 characters."), "warning")
+    return redirect(url_for("groups.show", token=token) + "#roster")
+
+
+@bp.get("/<token>/games/<game_id>")
+def open_game(token: str, game_id: str) -> BaseResponse:
+    """A group's game, opened with the link this group link allows: edit for the edit link, else view."""
+    group, can_edit = load(token)
+    link = services.game_in_group(group, game_id)
+    if link is None or link.deleted_at is not None:
+        abort(404)
+    target = services.game_token(token, game_id) if can_edit else link.game.view_token
+    return redirect(url_for("games.play", token=target))
+
+
+@bp.post("/<token>/rematch")
+def rematch(token: str) -> BaseResponse:
+    group = edit_only(token)
+    form = RematchForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        _, edit = services.rematch(group, token, form.game.data or None)
+    except RefereeError as e:
+        flash(error_text(e.code, e.params), "warning")
+        return redirect(url_for("groups.show", token=token))
+    return games_routes.remember(redirect(url_for("games.play", token=edit)), edit)
+
+
+# ------------------------------------------------------------------------------------------ a new game
+def _ordered_roster(group: Group, last: Game | None) -> list[str]:
+    """The roster with the last game's players first, in their seats; then everyone else by name."""
+    first = [p.name for p in last.players] if last else []
+    keys = {services.name_key(n) for n in first}
+    rest = sorted((m.name for m in group.members if m.key not in keys), key=str.casefold)
+    spelled = {m.key: m.name for m in group.members}
+    return [spelled.get(services.name_key(n), n) for n in first] + rest
+
+
+@bp.route("/<token>/new", methods=["GET", "POST"])
+def new_game(token: str) -> Any:
+    group = edit_only(token)
+    last = services.last_game(group)
+    form = NewGameForm()
+    fam_id = form.family.data if request.method == "POST" else (last.family if last else "liverpool")
+    if fam_id not in FAMILIES:
+        fam_id = "liverpool"
+    like = last if last is not None and last.family == fam_id else services.last_game(group, fam_id)
+    roster = _ordered_roster(group, last)
+    form.players.choices = [SelectChoice(n) for n in roster]
+    if request.method == "GET":
+        form.family.data = fam_id
+        form.players.data = [p.name for p in last.players] if last else []
+        form.first_dealer.data = last.players[services.next_dealer(last)].name if last else ""
+        return _new_page(group, token, form, fam_id, like, None)
+    picked = [n for n in roster if n in (form.players.data or [])]
+    extra = [n for n in form.players.data or [] if n not in roster]  # typed into a tampered form: kept
+    typed = services.clean(form.new_name.data)
+    names = picked + extra + ([typed] if typed and services.name_key(typed) not in
+                              {services.name_key(n) for n in picked + extra} else [])
+    if form.add.data or form.update.data or not form.validate():
+        if form.add.data and typed:
+            try:
+                member = services.add_member(group, typed)
+                form.players.choices = [SelectChoice(n) for n in _ordered_roster(group, last)]
+                form.players.data = picked + extra + [member.name]
+                form.new_name.data = ""
+            except RefereeError as e:
+                return _new_page(group, token, form, fam_id, like, error_text(e.code, e.params)), status_of(e)
+        same_family = request.form.get("shown_family") == fam_id  # a new family starts from its own last game
+        return _new_page(group, token, form, fam_id, like, None, keep_rules=same_family)
+    fam = FAMILIES[fam_id]
+    variants = request.form.getlist("variants")
+    options = house.from_form(request.form, SETUP, fam)
+    dealer_key = services.name_key(form.first_dealer.data or "")
+    keys = [services.name_key(n) for n in names]
+    dealer = keys.index(dealer_key) if dealer_key in keys else 0
+    try:
+        _, edit = services.start_game(group, token, fam_id, variants, options, names, dealer)
+    except RefereeError as e:
+        form.players.data = picked + extra
+        return _new_page(group, token, form, fam_id, like, error_text(e.code, e.params),
+                         keep_rules=True), status_of(e)
+    return games_routes.remember(redirect(url_for("games.play", token=edit)), edit)
+
+
+def _new_page(group: Group, token: str, form: NewGameForm, fam_id: str, like: Game | None, error: str | None,
+              keep_rules: bool = False) -> str:
+    """The new-game screen; the house rules are the family's last game's in this group unless the form
+    already holds some (``keep_rules``)."""
+    fam = FAMILIES[fam_id]
+    names = form.players.data or []
+    setup = [o.name for o in options_on(SETUP, fam)]
+    if keep_rules and request.method == "POST":
+        variants = request.form.getlist("variants")
+        current = {o: request.form.get(f"opt_{o}", "") for o in setup}
+    else:
+        variants = list(like.variants) if like else []
+        current = {o: house.as_text(OPTIONS[o], like.options[o]) if like and o in like.options else "" for o in setup}
+    players = min(max(len(names), fam.players[0]), fam.players[1])
+    try:
+        chosen = house.from_form({house.field_name(o): v for o, v in current.items()}, SETUP, fam)
+        rules = resolve(fam_id, variants, chosen, players)
+    except RefereeError:
+        rules = resolve(fam_id, [], {}, players)
+    return render_template("groups/new_game.html", group=group, token=token, form=form, fam=fam,
+                           families=FAMILIES, variants=variants, current_values=current, setup_options=setup,
+                           options=OPTIONS, option_label=option_label, option_value=option_value, rules=rules,
+                           contract_words=contract_words, like=like, error=error)
+
+
+# ------------------------------------------------------------------------------------------ sharing, files
+@bp.get("/<token>/share")
+def share(token: str) -> str:
+    group, can_edit = load(token)
+    links = []
+    if can_edit:
+        links.append(("edit", url_for("groups.show", token=token, _external=True)))
+    links.append(("view", url_for("groups.show", token=group.view_token, _external=True)))
+    codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
+                                                                       omitsize=False)))
+             for kind, url in links]
+    return render_template("groups/share.html", codes=codes, token=token, can_edit=can_edit, group=group)
+
+
+def _filename(group: Group, ext: str) -> str:
+    return f"rummy-group-{group.id}.{ext}"
+
+
+@bp.get("/<token>/export.json")
+def export_json(token: str) -> Response:
+    group, _ = load(token)
+    resp = make_response(json.dumps(services.export_data(group), ensure_ascii=False, indent=2))
+    resp.headers["Content-Type"] = "application/json; charset=utf-8"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(group, "json")}"'
+    return resp
+
+
+CSV_HEADER = ("Player", "Games", "Wins", "Win rate (%)", "Hands", "Average per hand", "Times out", "Best hand",
+              "Worst hand", "Buys")
+
+
+@bp.get("/<token>/stats.csv")
+def export_csv(token: str) -> Response:
+    group, _ = load(token)
+    st = services.stats(group, family_filter())
+    header = [gettext("Player"), gettext("Games"), gettext("Wins"), gettext("Win rate (%)"), gettext("Hands"),
+              gettext("Average per hand"), gettext("Times out"), gettext("Best hand"), gettext("Worst hand"),
+              gettext("Buys")]
+    resp = make_response(services.stats_csv(st, header, lambda v, places: round(v, places)))
+    resp.headers["Content-Type"] = "text/csv; charset=utf-8"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(group, "csv")}"'
+    return resp
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_group() -> Any:
+    form = ImportForm()
+    if request.method == "GET":
+        return render_template("groups/import.html", form=form, error=None)
+    if not form.validate_on_submit():
+        return render_template("groups/import.html", form=form, error=error_text("bad_group_import")), 400
+    raw = form.file.data
+    text = raw.read(IMPORT_LIMIT + 1).decode("utf-8", "replace") if raw else (form.json.data or "")
+    try:
+        if len(text) > IMPORT_LIMIT:
+            raise ValueError("too large")
+        group, edit = services.import_data(json.loads(text))
+    except RefereeError as e:  # before ValueError, which it is too
+        return render_template("groups/import.html", form=form, error=error_text(e.code, e.params)), status_of(e)
+    except ValueError:
+        return render_template("groups/import.html", form=form, error=error_text("bad_group_import")), 400
+    flash(gettext("The group %(name)s was imported.", name=group.name), "saved")
+    return remember(redirect(url_for("groups.show", token=edit)), edit)
+
+
+# ------------------------------------------------------------------------------------------ the game screen's link
+@bp.app_template_global()
+def group_link(game: Game) -> dict[str, Any] | None:
+    """The group a game belongs to, opened with the edit link if this device holds it, else the view link."""
+    group = services.group_of_game(game)
+    if group is None:
+        return None
+    token = next((t for t, g, can_edit in services.find_many(remembered()) if g.id == group.id and can_edit), None)
+    return {"name": group.name, "url": url_for("groups.show", token=token or group.view_token),
+            "rematch": url_for("groups.rematch", token=token) if token else None, "game": game.id}
+
+
+# ------------------------------------------------------------------------------------------ the charts
+def player_chart(p: services.PlayerStats, st: services.Stats) -> dict[str, Any]:
+    """A player's average penalty per hand in each game they played, over the group's games (SVG, no script)."""
+    width, height, pad_l, pad_r, pad_t, pad_b = 340, 150, 36, 12, 12, 26
+    n = len(st.games)
+    index = {id(g): i for i, g in enumerate(st.games)}
+    highest = max(pt["average"] for pt in p.series) or 1
+    tick = next(t for t in (1, 2, 5, 10, 20, 25, 50, 100, 10**9) if highest / t <= 4)
+    top = max(tick, math.ceil(highest / tick) * tick)
+
+    def x(i: int) -> float:
+        return pad_l + (width - pad_l - pad_r) * (i + 0.5) / max(1, n)
+
+    def y(v: float) -> float:
+        return pad_t + (height - pad_t - pad_b) * (1 - v / top)
+
+    dots = [{"x": x(index[id(pt["game"])]), "y": y(pt["average"]), "won": pt["won"],
+             "label": gettext("%(date)s: %(average)s a hand", date=format_date(pt["game"].game.created_at, "short"),
+                              average=decimal(pt["average"])) + (" · " + gettext("won") if pt["won"] else "")}
+            for pt in p.series]
+    evenings: list[dict[str, Any]] = []  # the first game of each evening, labelled with its date
+    for i, g in enumerate(st.games):
+        label = format_date(g.game.created_at, "d/M")
+        if not evenings or evenings[-1]["label"] != label:
+            evenings.append({"x": x(i), "label": label})
+    step = max(1, -(-len(evenings) // 6))
+    xs = evenings[::step]
+    return {"width": width, "height": height, "dots": dots, "points": " ".join(f"{d['x']:.1f},{d['y']:.1f}"
+                                                                              for d in dots),
+            "ticks": [{"y": y(v), "label": v} for v in range(0, top + 1, tick)], "xs": xs, "left": pad_l,
+            "right": width - pad_r, "bottom": height - pad_b, "top": pad_t}

@@ -1,0 +1,450 @@
+"""A group's work on the database: create a group, keep its roster, start its games (and rematches), and work
+out its stats from the recorded hands of its games.
+
+Links work as a game's do: a long random edit token (only its hash is stored) and a view token. A group's
+game gets an edit token derived from the group's edit token (an HMAC of the game's id), so whoever holds the
+group's edit link can open each of its games for editing while the database keeps no token it could leak.
+
+Stats are never stored: every figure is worked out from the hands as they are recorded now (so a corrected or
+undone hand changes them at once), in a fixed number of queries whatever the number of games; the winner of a
+game, its standings and whether it is finished come from the scoreboard's ``state``, i.e. from the engine.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import hmac
+import io
+import secrets
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from ...errors import RefereeError
+from ...families import FAMILIES
+from ...table import deal_order
+from ..errors import Refusal
+from ..models import Game, Group, GroupGame, Member, db
+from ..scoreboard import services as games
+
+EXPORT_FORMAT = 1
+NAME_MAX = 60
+MAX_IMPORT_GAMES = 500
+token_hash = games.token_hash
+new_token = games.new_token
+
+
+# ------------------------------------------------------------------------------------------------ names
+def clean(name: Any) -> str:
+    return " ".join(name.split()) if isinstance(name, str) else ""
+
+
+def name_key(name: str) -> str:
+    """One person whatever the case: "ann", "Ann" and "ANN" are the same key."""
+    return clean(name).casefold()
+
+
+# ------------------------------------------------------------------------------------------------ groups
+def create_group(name: Any) -> tuple[Group, str]:
+    """A new group; returns it with its edit token (only its hash is stored)."""
+    text = clean(name)
+    if not text:
+        raise Refusal("group_name_missing", "name")
+    if len(text) > NAME_MAX:
+        raise Refusal("group_name_long", "name", maximum=NAME_MAX)
+    edit = new_token()
+    group = Group(id=secrets.token_hex(6), name=text, edit_hash=token_hash(edit), view_token=new_token())
+    db.session.add(group)
+    db.session.commit()
+    return group, edit
+
+
+def find(token: str) -> tuple[Group, bool] | None:
+    """The group a link opens, and whether the link may change it."""
+    if not isinstance(token, str) or not token or len(token) > 64:
+        return None
+    digest = token_hash(token)
+    group = db.session.execute(select(Group).where(
+        (Group.edit_hash == digest) | (Group.view_token == token))).scalar_one_or_none()
+    if group is None:
+        return None
+    return group, group.edit_hash == digest
+
+
+def find_many(tokens: list[str]) -> list[tuple[str, Group, bool]]:
+    """The groups a list of remembered links opens, in one query."""
+    tokens = [t for t in tokens if isinstance(t, str) and 0 < len(t) <= 64]
+    if not tokens:
+        return []
+    digests = {token_hash(t): t for t in tokens}
+    rows = db.session.execute(select(Group).where(
+        Group.edit_hash.in_(list(digests)) | Group.view_token.in_(tokens))).scalars().all()
+    by_token: dict[str, tuple[Group, bool]] = {}
+    for g in rows:
+        if g.edit_hash in digests:
+            by_token[digests[g.edit_hash]] = (g, True)
+        if g.view_token in tokens:
+            by_token[g.view_token] = (g, False)
+    return [(t, *by_token[t]) for t in tokens if t in by_token]
+
+
+def game_token(group_edit_token: str, game_id: str) -> str:
+    """The edit token of a group's game: derived from the group's edit token, so it is never stored."""
+    mac = hmac.new(group_edit_token.encode(), b"game:" + game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode()  # 192 bits, like every other token
+
+
+def group_of_game(game: Game) -> Group | None:
+    link = db.session.get(GroupGame, game.id)
+    return link.group if link is not None else None
+
+
+def can_edit_game(group_edit_token: str, link: GroupGame) -> bool:
+    return link.deleted_at is None and token_hash(game_token(group_edit_token, link.game_id)) == link.game.edit_hash
+
+
+# ------------------------------------------------------------------------------------------------ roster
+def add_member(group: Group, name: Any) -> Member:
+    """Add a name to the roster (a name already there, in any case, is that person)."""
+    text = clean(name)
+    if not text:
+        raise Refusal("empty_name", "name")
+    if len(text) > 40:
+        raise Refusal("long_name", "name", maximum=40)
+    existing = next((m for m in group.members if m.key == name_key(text)), None)
+    if existing is not None:
+        return existing
+    member = Member(name=text, key=name_key(text))
+    group.members.append(member)
+    db.session.commit()
+    return member
+
+
+def canonical(group: Group, names: list[str]) -> tuple[list[str], list[Member]]:
+    """The names as the roster spells them, and the members to add for the names it does not know yet."""
+    by_key = {m.key: m for m in group.members}
+    out, new = [], []
+    for n in names:
+        key = name_key(n)
+        if key in by_key:
+            out.append(by_key[key].name)
+        else:
+            member = Member(name=clean(n), key=key)
+            by_key[key] = member
+            new.append(member)
+            out.append(member.name)
+    return out, new
+
+
+# ------------------------------------------------------------------------------------------------ games
+def start_game(group: Group, group_edit_token: str, family: Any, variants: Any, options: Any, names: Any,
+               first_dealer: Any = 0, via: str = "edit link") -> tuple[Game, str]:
+    """A new game of the group; the names join the roster (one person whatever the case). Returns the game
+    and its edit token."""
+    if not isinstance(family, str) or family not in FAMILIES:
+        raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
+    cleaned = games.clean_names(names, family)
+    spelled, new = canonical(group, cleaned)
+    game, _ = games.create_game(family, variants, options, spelled, first_dealer, via=via)
+    edit = game_token(group_edit_token, game.id)
+    game.edit_hash = token_hash(edit)
+    group.members.extend(new)
+    db.session.add(GroupGame(game_id=game.id, group_id=group.id))
+    db.session.commit()
+    return game, edit
+
+
+def last_game(group: Group, family: str | None = None) -> Game | None:
+    """The group's latest game that is not deleted (of ``family``, if given)."""
+    rows = db.session.execute(
+        select(Game).join(GroupGame, GroupGame.game_id == Game.id)
+        .where(GroupGame.group_id == group.id, GroupGame.deleted_at.is_(None),
+               *([Game.family == family] if family else []))
+        .order_by(Game.created_at.desc(), Game.id).limit(1)).scalars().first()
+    return rows
+
+
+def game_in_group(group: Group, game_id: str) -> GroupGame | None:
+    link = db.session.get(GroupGame, game_id)
+    return link if link is not None and link.group_id == group.id else None
+
+
+def next_dealer(game: Game) -> int:
+    """The seat of whoever deals after the game's first dealer, as the family passes the deal."""
+    names = [p.name for p in game.players]
+    after = deal_order(games.rules_of(game), names, 2, game.first_dealer).dealer
+    return names.index(after)
+
+
+def rematch(group: Group, group_edit_token: str, game_id: str | None = None) -> tuple[Game, str]:
+    """The next game with the same players in the same seats and the same rules, the first deal moved on."""
+    if game_id:
+        link = game_in_group(group, game_id)
+        before = link.game if link is not None and link.deleted_at is None else None
+    else:
+        before = last_game(group)
+    if before is None:
+        raise Refusal("nothing_to_rematch", None)
+    return start_game(group, group_edit_token, before.family, list(before.variants), dict(before.options),
+                      [p.name for p in before.players], next_dealer(before))
+
+
+def delete_game(link: GroupGame) -> None:
+    """A group's game is deleted for everyone who has its links; its hands stay for the group's stats (the
+    scoreboard's ``delete_game`` does this for any game of a group)."""
+    games.delete_game(link.game)
+
+
+# ------------------------------------------------------------------------------------------------ stats
+@dataclass
+class PlayerStats:
+    name: str
+    games: int = 0
+    finished: int = 0  # games played to the end, whose result counts
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    outs: int = 0
+    best: int | None = None  # the lowest score of a hand
+    worst: int | None = None
+    buys: int = 0
+    series: list[dict[str, Any]] = field(default_factory=list)  # one point per game played, in order
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def average(self) -> float | None:
+        return self.points / self.hands if self.hands else None
+
+
+@dataclass
+class GameSummary:
+    link: GroupGame
+    game: Game
+    names: list[str]  # as the roster spells them, in seat order
+    hands: int
+    total_hands: int
+    finished: bool
+    counts: bool  # its result counts: finished, decided, not ended early
+    winners: list[str]
+    places: dict[str, int]
+    totals: dict[str, int]
+
+    @property
+    def deleted(self) -> bool:
+        return self.link.deleted_at is not None
+
+
+@dataclass
+class Stats:
+    group: Group
+    family: str | None
+    players: list[PlayerStats]
+    games: list[GameSummary]  # oldest first
+    ahead: dict[str, dict[str, int]]  # ahead[a][b]: games a finished ahead of b
+
+    def pairs(self) -> list[tuple[str, str, int, int]]:
+        """Every pair that met in a counted game: (a, b, times a was ahead, times b was ahead)."""
+        names = [p.name for p in self.players]
+        out = []
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                x, y = self.ahead.get(a, {}).get(b, 0), self.ahead.get(b, {}).get(a, 0)
+                if x or y or self._met(a, b):
+                    out.append((a, b, x, y))
+        return out
+
+    def _met(self, a: str, b: str) -> bool:
+        return any(g.counts and a in g.names and b in g.names for g in self.games)
+
+
+def _links(group: Group, family: str | None) -> list[GroupGame]:
+    """The group's games with everything ``state`` reads, loaded in one query per table."""
+    stmt = (select(GroupGame).join(Game, Game.id == GroupGame.game_id).where(GroupGame.group_id == group.id)
+            .order_by(Game.created_at, Game.id)
+            .options(selectinload(GroupGame.game).selectinload(Game.players),
+                     selectinload(GroupGame.game).selectinload(Game.hands),
+                     selectinload(GroupGame.game).selectinload(Game.buys),
+                     selectinload(GroupGame.game).selectinload(Game.downs)))
+    if family:
+        stmt = stmt.where(Game.family == family)
+    return list(db.session.execute(stmt).scalars().all())
+
+
+def stats(group: Group, family: str | None = None) -> Stats:
+    """Every player's figures over the group's games (or those of one family), from the recorded hands."""
+    if family is not None and family not in FAMILIES:
+        family = None
+    spelled = {m.key: m.name for m in group.members}
+    players: dict[str, PlayerStats] = {m.name: PlayerStats(m.name) for m in group.members}
+    ahead: dict[str, dict[str, int]] = {}
+    summaries = []
+    for link in _links(group, family):
+        game = link.game
+        st = games.state(game)
+        name_of = {n: spelled.get(name_key(n), n) for n in st.names}
+        names = [name_of[n] for n in st.names]
+        for n in names:
+            players.setdefault(n, PlayerStats(n))
+        # a result counts once the game is played to its end and decided (a tie awaiting its replay is not; a
+        # game the table ended early counts no win)
+        counts = (st.finished and not st.ended_early and st.result is not None
+                  and st.result.decided_by != "replay")
+        winners = [name_of[w] for w in st.result.winners] if counts and st.result else []
+        places = {name_of[s.player]: s.place for s in st.result.standings} if st.result else {}
+        summary = GameSummary(link, game, names, len(st.hands), len(st.rules.hands), st.finished, counts, winners,
+                              places, {name_of[n]: t for n, t in st.totals.items()})
+        summaries.append(summary)
+        buys = Counter(b.seat for b in game.buys)
+        for seat, raw in enumerate(st.names):
+            p = players[name_of[raw]]
+            p.games += 1
+            p.buys += buys.get(seat, 0)
+            scores = [row.penalties[raw] for row in st.hands if raw in row.penalties]
+            p.hands += len(scores)
+            p.points += sum(scores)
+            p.outs += sum(1 for row in st.hands if row.out == raw)
+            if scores:
+                p.best = min(scores) if p.best is None else min(p.best, min(scores))
+                p.worst = max(scores) if p.worst is None else max(p.worst, max(scores))
+            if counts:
+                p.finished += 1
+                p.wins += name_of[raw] in winners
+            if scores:
+                p.series.append({"game": summary, "average": sum(scores) / len(scores), "won": name_of[raw] in winners})
+        if counts:
+            for a in names:
+                for b in names:
+                    if a != b and places.get(a, 0) < places.get(b, 0):
+                        ahead.setdefault(a, {})[b] = ahead.setdefault(a, {}).get(b, 0) + 1
+    ordered = sorted(players.values(), key=lambda p: (-p.wins, -(p.win_rate or 0), p.average or 0, p.name.casefold()))
+    return Stats(group, family, ordered, summaries, ahead)
+
+
+def player_json(p: PlayerStats) -> dict[str, Any]:
+    return {"name": p.name, "games": p.games, "finished": p.finished, "wins": p.wins,
+            "win_rate": None if p.win_rate is None else round(p.win_rate, 4), "hands": p.hands,
+            "average_per_hand": None if p.average is None else round(p.average, 2), "times_out": p.outs,
+            "best_hand": p.best, "worst_hand": p.worst, "buys": p.buys}
+
+
+def stats_json(s: Stats, can_edit: bool) -> dict[str, Any]:
+    return {
+        "id": s.group.id,
+        "name": s.group.name,
+        "family": s.family,
+        "roster": [m.name for m in s.group.members],
+        "players": [player_json(p) for p in s.players],
+        "games": [{"id": g.game.id, "ruleset": g.game.family, "players": g.names,
+                   "created_at": g.game.created_at.isoformat() if g.game.created_at else None,
+                   "hands": g.hands, "finished": g.finished, "counts": g.counts, "winners": g.winners,
+                   "totals": g.totals, "deleted": g.deleted,
+                   "view_token": None if g.deleted else g.game.view_token} for g in s.games],
+        "head_to_head": [{"players": [a, b], "ahead": {a: x, b: y}} for a, b, x, y in s.pairs()],
+        "can_edit": can_edit,
+    }
+
+
+# ------------------------------------------------------------------------------------------------ CSV
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def stats_csv(s: Stats, header: list[str], number: Any) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([cell(h) for h in header])
+    for p in s.players:
+        w.writerow([cell(p.name), p.games, p.wins, "" if p.win_rate is None else number(p.win_rate * 100, 1),
+                    p.hands, "" if p.average is None else number(p.average, 2), p.outs,
+                    "" if p.best is None else p.best, "" if p.worst is None else p.worst, p.buys])
+    return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------ export / import
+def export_data(group: Group) -> dict[str, Any]:
+    """The whole group: its name, roster and every game (deleted ones too: the stats count them)."""
+    return {
+        "format": EXPORT_FORMAT,
+        "kind": "group",
+        "name": group.name,
+        "roster": [m.name for m in group.members],
+        "games": [games.export_data(link.game) | {"deleted": link.deleted_at is not None}
+                  for link in _links(group, None)],
+    }
+
+
+def _when(text: Any) -> datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def import_data(data: Any) -> tuple[Group, str]:
+    """A new group that is the exported one: its roster and every game with its hands, each checked by the
+    engine as it is recorded again. Nothing is kept of a file that fails."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("kind") != "group":
+        raise Refusal("bad_group_import", None)
+    roster, exported = data.get("roster") or [], data.get("games") or []
+    if not isinstance(roster, list) or not isinstance(exported, list) or len(exported) > MAX_IMPORT_GAMES:
+        raise Refusal("bad_group_import", None)
+    group, edit = create_group(data.get("name"))
+    made: list[str] = []
+    try:
+        for name in roster:
+            if not isinstance(name, str):
+                raise Refusal("bad_group_import", None)
+            add_member(group, name)
+        for item in exported:
+            if not isinstance(item, dict):
+                raise Refusal("bad_group_import", None)
+            game, _ = games.import_data(item)
+            made.append(game.id)
+            spelled, new = canonical(group, [p.name for p in game.players])
+            for player, name in zip(game.players, spelled):
+                player.name = name
+            group.members.extend(new)
+            when = _when(item.get("created_at"))
+            if when is not None:
+                game.created_at = when
+            game.edit_hash = token_hash(game_token(edit, game.id))
+            link = GroupGame(game_id=game.id, group_id=group.id)
+            db.session.add(link)
+            db.session.commit()
+            if item.get("deleted"):
+                delete_game(link)
+    except RefereeError:
+        _discard(group, made)
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError):
+        _discard(group, made)
+        raise Refusal("bad_group_import", None) from None
+    return group, edit
+
+
+def _discard(group: Group, game_ids: list[str]) -> None:
+    db.session.rollback()
+    for gid in game_ids:
+        game = db.session.get(Game, gid)
+        if game is not None:
+            db.session.delete(game)
+    db.session.delete(group)
+    db.session.commit()

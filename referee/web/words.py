@@ -1,0 +1,127 @@
+"""The words of the data: contracts, deals, player counts and house-rule values as the reader's language says
+them. Every screen that shows a house rule names it and its value through ``option_label`` and
+``option_value``, which read the option's description (``families.OPTIONS``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import format_decimal, gettext, ngettext, pgettext
+
+from ..families import OPTIONS, Contract, Family, resolve
+from ..i18n import N_
+from .i18n import rank_letters
+
+_MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size stays a figure
+    ("set", 1): N_("a set of %(size)s"), ("set", 2): N_("two sets of %(size)s"),
+    ("set", 3): N_("three sets of %(size)s"), ("set", 4): N_("four sets of %(size)s"),
+    ("run", 1): N_("a run of %(size)s"), ("run", 2): N_("two runs of %(size)s"),
+    ("run", 3): N_("three runs of %(size)s"), ("run", 4): N_("four runs of %(size)s"),
+}
+
+
+def contract_words(contract: Contract) -> str:
+    """``S3 S3 R4`` → "two sets of 3 and a run of 4", in the reader's language."""
+    return melds_words([(m.kind, m.size) for m in contract.melds])
+
+
+def melds_words(melds: list[tuple[str | None, int]]) -> str:
+    """Melds by kind and size in words, in the reader's language: a contract, or what some melds make (a kind of
+    ``None``: a meld that is neither a set nor a run)."""
+    groups: dict[tuple[str, int], int] = {}
+    unreadable = 0
+    for kind, size in melds:
+        if kind is None:
+            unreadable += 1
+        else:
+            groups[(kind, size)] = groups.get((kind, size), 0) + 1
+    parts = [gettext(_MELD_WORDS[(kind, n)], size=size) if (kind, n) in _MELD_WORDS else
+             gettext(N_("%(count)s sets of %(size)s") if kind == "set" else N_("%(count)s runs of %(size)s"),
+                     count=n, size=size)
+             for (kind, size), n in groups.items()]
+    if unreadable:
+        parts.append(ngettext("%(num)s meld that is neither a set nor a run",
+                              "%(num)s melds that are neither a set nor a run", unreadable))
+    if not parts:
+        return gettext("no melds")
+    if len(parts) == 1:
+        return parts[0]
+    return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
+
+
+def notation_words(notation: str) -> str:
+    """Melds in the engine's notation (``S3 R4``; ``?5`` for a meld that is neither) in words."""
+    melds: list[tuple[str | None, int]] = []
+    for token in notation.split():
+        kind = {"S": "set", "R": "run"}.get(token[:1])
+        melds.append((kind, int(token[1:]) if token[1:].isdigit() else 0))
+    return melds_words(melds)
+
+
+def contract_shorthand(contract: Contract) -> str:
+    """The Liverpool document's score-sheet shorthand, one letter per meld in the reader's language (G-G, E7):
+    a meld's size is written only where it is longer than the smallest set or run."""
+    letters = []
+    for m in contract.melds:
+        letter = pgettext("shorthand letter for a set", "S") if m.kind == "set" else \
+            pgettext("shorthand letter for a run", "R")
+        smallest = 3 if m.kind == "set" else 4
+        letters.append(letter + (str(m.size) if m.size > smallest else ""))
+    return "-".join(letters)
+
+
+def _deal_words(fam: Family) -> str:
+    deals = [h.deal for h in resolve(fam.id).hands]
+    small, large = min(deals), max(deals)
+    if small == large:
+        return gettext("%(n)s in every hand", n=small)
+    return gettext("%(small)s in hands 1 to %(last)s, then %(large)s", small=small, last=deals.index(large),
+                   large=large)
+
+
+def _by_players(fam: Family, what: str) -> str:
+    return "; ".join(gettext("%(n)s for %(players)s players", n=getattr(d, what), players=span(*d.players))
+                     for d in fam.deck_rules)
+
+
+def span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def option_label(name: str) -> str:
+    return gettext(OPTIONS[name].label)
+
+
+def option_value(name: str, value: Any, fam: Family | None = None) -> str:
+    """An option's value in words. An empty value means "the family's own": with ``fam`` given, it is shown."""
+    o = OPTIONS[name]
+    if value is None:
+        if o.empty is not None:
+            return gettext(o.empty)
+        if fam is None:
+            return gettext("the family's contracts") if name == "contracts" else gettext("the family's")
+        if name == "contracts":
+            return gettext("the %(family)s contracts", family=fam.name)
+        if name == "joker_points":
+            return format_decimal(fam.penalties["JK"])
+        if name == "hand_size":
+            return _deal_words(fam)
+        if name in ("decks", "jokers"):
+            return _by_players(fam, name)
+        if name == "final_run":
+            return gettext("a run of %(size)s", size=fam.contracts[fam.no_discard_contract][0].lstrip("R"))
+        return gettext("the family's")
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    words = dict(o.choice_labels)
+    if isinstance(value, list):
+        if name == "contracts":
+            return "; ".join(contract_words(Contract.parse(v)) for v in value)
+        jokers = pgettext("the cards that are wild", "Jokers")  # es and pt: not "Comodines: Comodines"
+        return ", ".join(jokers if v == "JK" else gettext(words[v]) if v in words else
+                         rank_letters(v) if len(v) == 1 else v for v in value)
+    if isinstance(value, int):
+        if value == 0 and o.zero is not None:
+            return gettext(o.zero)
+        return format_decimal(value)
+    return gettext(words[value]) if value in words else str(value)

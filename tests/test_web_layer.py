@@ -1,0 +1,119 @@
+"""The web layer's plumbing: house rules from their descriptions on every screen, static files with versioned
+URLs and a service worker that follows them, the language list, the referee form's limits from the data."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from referee.families import FAMILIES, OPTIONS, REFEREE, SETUP, options_on
+from referee.i18n import LANGUAGES
+from referee.web import assets
+from referee.web import options as house
+from referee.web.referee.forms import PLAYERS
+
+
+@pytest.fixture()
+def web(app):
+    return app
+
+
+# ------------------------------------------------------------------------------------------ house rules
+def test_every_offered_option_is_described_whole():
+    for o in OPTIONS.values():
+        assert o.label and o.help and o.rule.startswith("rule-")
+        if o.kind == "choice" and o.name != "hands":
+            assert {v for v, _ in o.choice_labels} == set(o.choices), o.name
+        assert set(o.screens) <= {SETUP, REFEREE}
+    assert {o.name for o in options_on(REFEREE, FAMILIES["liverpool"])} < \
+        {o.name for o in options_on(SETUP, FAMILIES["liverpool"])}
+
+
+@pytest.mark.parametrize("name, value", [
+    ("ace", "high"), ("wild_ranks", ["JK", "2"]), ("set_min_naturals", 2), ("run_max_wilds_per_4", None),
+    ("run_max_wilds_per_4", 1), ("joker_swap", True), ("lay_off_same_turn", False), ("buy_limit", 0),
+    ("buy_limit", None), ("stock_exhausted", "end_hand"), ("exact_cut_bonus", 10), ("contracts", ["S3 S3", "R7"]),
+])
+def test_a_value_written_into_a_field_reads_back(name, value):
+    o = OPTIONS[name]
+    assert house.parse(o, house.as_text(o, value)) == value
+
+
+def test_each_screen_offers_its_options_and_nothing_else(web):
+    client = web.test_client()
+    setup = client.get("/new?family=progressive").get_data(as_text=True)
+    referee = client.get("/referee/check?family=progressive").get_data(as_text=True)
+    fam = FAMILIES["progressive"]
+    for screen, html in ((SETUP, setup), (REFEREE, referee)):
+        shown = re.findall(r'name="opt_([a-z_0-9]+)"', html)
+        assert shown == [o.name for o in options_on(screen, fam)]
+
+
+def test_the_scoreboard_opens_the_referee_with_the_games_house_rules(web):
+    client = web.test_client()
+    options = {"ace": "high", "wild_ranks": ["JK", "2"], "joker_swap": True, "buy_limit": 1,
+               "stock_exhausted": "end_hand"}
+    g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"],
+                                           "options": options}).json
+    html = client.get(f"/g/{g['edit_token']}").get_data(as_text=True)
+    link = re.search(r'href="(/referee/check\?[^"]+)"', html).group(1).replace("&amp;", "&")
+    query = MultiDict(parse_qsl(urlsplit(link).query))
+    read = house.from_form(query, REFEREE, FAMILIES["liverpool"])
+    assert read == {k: v for k, v in options.items() if k != "stock_exhausted"}  # the referee has no stock rule
+    page = client.get(link).get_data(as_text=True)
+    assert re.search(r'<option value="high" selected>', page)
+
+
+# ------------------------------------------------------------------------------------------ static files
+def test_static_urls_carry_their_version_and_are_kept_a_year(web):
+    client = web.test_client()
+    html = client.get("/").get_data(as_text=True)
+    url = re.search(r'href="(/static/style\.css\?v=([0-9a-f]+))"', html)
+    assert url, "the style sheet's URL has no version"
+    with web.test_request_context():
+        assert url.group(2) == assets.version("style.css")
+    r = client.get(url.group(1))
+    assert r.status_code == 200 and "immutable" in r.headers["Cache-Control"]
+    stale = client.get("/static/style.css?v=0123456789ab")
+    assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+
+def test_the_service_worker_changes_when_a_file_it_keeps_changes(web, monkeypatch):
+    client = web.test_client()
+    first = client.get("/sw.js")
+    text = first.get_data(as_text=True)
+    assert first.headers["Cache-Control"] == "no-cache" and first.mimetype == "text/javascript"
+    shell = re.search(r"const SHELL = (\[.*\]);", text).group(1)
+    assert "/static/style.css?v=" in shell and "/static/app.js?v=" in shell
+    for url in re.findall(r'"(/static/[^"]+)"', shell):
+        assert client.get(url).status_code == 200
+    real = assets.version
+    monkeypatch.setattr(assets, "version", lambda name: "feedfacecafe" if name == "style.css" else real(name))
+    second = client.get("/sw.js").get_data(as_text=True)
+    name = re.compile(r'const STATIC = "(static-[0-9a-f]+)"')
+    assert name.search(second).group(1) != name.search(text).group(1)
+    assert "/static/style.css?v=feedfacecafe" in second
+
+
+# ------------------------------------------------------------------------------------------ languages, limits
+def test_the_language_menu_lists_the_languages_once_written(web):
+    html = web.test_client().get("/").get_data(as_text=True)
+    for code, name in zip(LANGUAGES, ("English", "Español", "Português", "Deutsch")):
+        assert f"lang={code}" in html and name in html
+    assert web.config["LANGUAGES"] == LANGUAGES
+
+
+def test_the_referee_form_takes_the_player_counts_the_families_allow(web):
+    assert PLAYERS == (min(f.players[0] for f in FAMILIES.values()), max(f.players[1] for f in FAMILIES.values()))
+    assert PLAYERS == (3, 8)
+    client = web.test_client()
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"',
+                      client.get("/referee/check").get_data(as_text=True))
+    form = {"family": "liverpool", "melds": "7H 7D 7S\n8C 8D 8S", "hand": "1",
+            "csrf_token": token.group(1) or token.group(2)}
+    assert client.post("/referee/check", data=form | {"players": "3"}).status_code == 200
+    r = client.post("/referee/check", data=form | {"players": "2"})
+    assert r.status_code == 422 and "Players" in r.get_data(as_text=True)
