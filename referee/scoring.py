@@ -268,6 +268,7 @@ class Result:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]  # more than one: they share the win
     decided_by: str  # "total" | "last_hand" | "replayed" | "shared" | "replay" (still tied: replay it)
+    tied: tuple[str, ...] = ()  # the players who had the lowest total, when more than one did (the tie broken)
 
 
 def totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, int]:
@@ -284,10 +285,20 @@ def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> d
 
 
 def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],
-              replays: Sequence[dict[str, int]] = ()) -> Result:
+              replays: Sequence[dict[str, int]] = (), ended_early: bool = False) -> Result:
     """Lowest total wins; ties are broken by the family's tie-break steps (the last hand's penalties, then a
     shared win, or the last hand replayed: ``replays`` are the penalties of each replay, which count only to
-    break the tie)."""
+    break the tie). A game the table ended early is ranked on the hands played, the last of them as the last
+    hand; nobody replays it, so a tie it leaves is a shared win.
+
+    Places follow the tie-break: when it was used, players on the same total are ranked by the last hand too.
+
+    >>> from referee.families import resolve
+    >>> r = standings(resolve("liverpool"), ["Carla", "Diego", "Eva"],
+    ...               [{"Carla": 20, "Diego": 30, "Eva": 40}, {"Carla": 10, "Diego": 0, "Eva": 5}])
+    >>> r.winners, r.decided_by, r.tied, [(s.player, s.place) for s in r.standings]
+    (('Diego',), 'last_hand', ('Diego', 'Carla'), [('Diego', 1), ('Carla', 2), ('Eva', 3)])
+    """
     tot = totals(players, hands)
     last = hands[-1] if hands else {}
 
@@ -298,8 +309,9 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     best = min(tot.values()) if tot else 0
     leaders = [p for p in order if tot[p] == best]
     decided = "total"
+    tied = tuple(leaders) if len(leaders) > 1 else ()
     if len(leaders) > 1:
-        steps = rules.family.tie_break
+        steps = tuple(s for s in rules.family.tie_break if not (ended_early and s == "replay"))
         if "last_hand" in steps and hands:
             low = min(last.get(p, 0) for p in leaders)
             narrowed = [p for p in leaders if last.get(p, 0) == low]
@@ -323,4 +335,4 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
             place = i + 1
             prev = k
         out.append(Standing(p, tot[p], 1 if p in leaders else max(place, 2), last.get(p) if hands else None))
-    return Result(tuple(out), tuple(leaders), decided)
+    return Result(tuple(out), tuple(leaders), decided, tied)

@@ -242,6 +242,16 @@ class TestStats:
         assert frozenset({"Ben", "Dee"}) not in h2h and len(h2h) == 3  # only games played to the end count
         assert [g["winners"] for g in state["games"]] == [["Ann"], []]
 
+    def test_a_game_ended_early_counts_no_win(self, client, evening):
+        group, _, second = evening
+        r = client.post(f"/api/v1/games/{second['id']}/end", json={}, headers=auth(second["edit_token"]))
+        assert r.status_code in (200, 201), r.json
+        state = group_state(client, group)
+        ben, dee = player(state, "Ben"), player(state, "Dee")
+        assert (ben["finished"], ben["wins"], dee["finished"], dee["wins"]) == (1, 0, 0, 0)
+        assert (dee["hands"], dee["times_out"]) == (2, 1)  # its hands still count
+        assert [g["winners"] for g in state["games"]] == [["Ann"], []]
+
     def test_one_family(self, client, evening):
         group, *_ = evening
         progressive = start(client, group, ["Ann", "Dee", "Eve"], ruleset="progressive")

@@ -1,7 +1,7 @@
 """Groups: a name and two links, a roster, and the games the group played
 
 Revision ID: 0006_groups
-Revises: 0004_raw_penalty
+Revises: 0005_ended_early
 Create Date: 2026-12-01 20:30:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '0006_groups'
-down_revision = '0004_raw_penalty'
+down_revision = '0005_ended_early'
 branch_labels = None
 depends_on = None
 

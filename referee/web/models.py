@@ -39,7 +39,8 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 # the changes that undo can take back, newest first
-UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared")
+UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared",
+            "ended_early")
 
 
 def now() -> datetime:
@@ -59,6 +60,8 @@ class Game(db.Model):  # type: ignore[name-defined]
     version: Mapped[int] = mapped_column(Integer, default=1)  # bumps with every change: ETag and stale-edit guard
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # set when the table ended the game before its last hand: the standings are those of the hands played
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     # What a page needs comes in few statements: the game row brings its players, the buys of the hand being
     # played and the change undo would take back (joined); the hands bring their results (joined).

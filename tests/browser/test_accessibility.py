@@ -13,7 +13,8 @@ axe = Axe()
 PAGES = ["/", "/rules", "/rules/liverpool", "/rules/progressive?lang=es", "/rules/contract?lang=de",
          "/rules/compare?lang=pt", "/rules/search?q=joker", "/referee/check", "/referee/arrange", "/referee/layoff",
          "/referee/swap", "/referee/buy", "/new", "/games", "/import"]
-GAME_PAGES = ["{edit}", "{view}", "{edit}/history", "{edit}/share", "{edit}/sheet", "{edit}/hands/1", "{done}"]
+GAME_PAGES = ["{edit}", "{view}", "{edit}/history", "{edit}/share", "{edit}/sheet", "{edit}/hands/1", "{done}",
+              "{edit}/players", "{done}/players", "/g/no-such-game?lang=de"]
 
 SMALL_TARGETS = """
 () => {
@@ -53,7 +54,7 @@ def game_urls(browser, live_server):
                     fs.locator(".rank-pad button[data-rank='K']").click()
             page.click("#record button.primary")
     page.goto(f"{live_server}{urls['edit']}/share")
-    urls["view"] = page.locator("input.link-text").nth(1).input_value().replace(live_server, "")
+    urls["view"] = page.locator("textarea.link-text").nth(1).input_value().replace(live_server, "")
     ctx.close()
     return urls
 

@@ -49,7 +49,7 @@ def test_a_whole_game(browser, live_server):
     shot(page, "game-02-hand1")
 
     page.click("a[href$='/share']")
-    view_url = page.locator("input.link-text").nth(1).input_value()
+    view_url = page.locator("textarea.link-text").nth(1).input_value()  # the whole link, wrapped
     assert page.locator(".qr svg").count() == 2
     shot(page, "game-03-share")
     page.go_back()
@@ -111,8 +111,7 @@ def test_a_whole_game(browser, live_server):
     shot(vpage, "game-10-viewer-final")
 
     # a correction: hand 3, Dee had one king less
-    page.click("details.by-hand summary") if not page.locator("details.by-hand[open]").count() else None
-    page.locator("#hand-3 a").click()
+    page.locator("#hand-3 a.correct-link").click()  # the hand-by-hand table is on the screen, not behind a toggle
     fs = page.locator("fieldset.leftovers[data-seat='3']")
     fs.locator(".chip").last.click()
     shot(page, "game-11-correct")

@@ -355,6 +355,7 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
         "totals": st.totals,
         "current_hand": st.current,
         "finished": st.finished,
+        "ended_early": st.ended_early,
     }
     if st.current is not None:
         spec = st.rules.hand(st.current)
@@ -463,6 +464,18 @@ def hand_result(game: Any, hand: Any) -> Response:
     names = [p.name for p in game.players]
     return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.score for r in hand.results},
                     "totals": services.state(game).totals, "version": game.version})
+
+
+@bp.post("/games/<game_id>/end")
+@with_lang
+def end_game(data: dict[str, Any], game_id: str = "") -> Any:
+    """The table stops before the last hand: the game is over with the standings of the hands played."""
+    game = _game_for(game_id, write=True)
+    expected = data.get("version")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        raise Refusal("wrong_type", "version", expected=N_("a whole number"))
+    services.end_early(game, expected, via="api")
+    return jsonify(game_json(game, True)), 200
 
 
 @bp.post("/games/<game_id>/buys")

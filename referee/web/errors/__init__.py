@@ -40,6 +40,15 @@ WEB: dict[str, ErrorCode] = {
     "forbidden": ErrorCode(N_("This token does not open this game, or it is a view token and cannot change it."),
                            403),
     "method_not_allowed": ErrorCode(N_("This method is not allowed here."), 405),
+    # what a browser is told on the app's own error page (the API keeps the codes above)
+    "page_not_found": ErrorCode(N_("There is no page at this address. If it is a game's link, check that it was "
+                                   "copied whole: the link is long, and a missing letter opens nothing."), 404),
+    "page_not_allowed": ErrorCode(N_("This address opens with a link, not from a form. Go back to the game and "
+                                     "use its buttons."), 405),
+    "page_forbidden": ErrorCode(N_("This link only shows the game; changing it needs the edit link."), 403),
+    "bad_request": ErrorCode(N_("This request could not be read. Nothing was changed."), 400),
+    "server_error": ErrorCode(N_("Something failed on the server. What was saved before is kept; please try "
+                                 "again in a moment."), 500),
     "too_large": ErrorCode(N_("This is more than one request may send (at most %(kb)s KB)."), 413),
     "rate_limited": ErrorCode(N_("Too many changes from here in a short time; this one was not saved. Wait a "
                                  "minute and try again."), 429),
@@ -66,6 +75,12 @@ WEB: dict[str, ErrorCode] = {
                           "game as it is now."), 409),
     "nothing_to_undo": ErrorCode(N_("There is nothing to undo."), 409),
     "undo_blocked": ErrorCode(N_("Undo the later hands first."), 409),
+    "nothing_to_redo": ErrorCode(N_("There is nothing to redo: something else was changed since the undo."), 409),
+    "game_ended": ErrorCode(N_("This game was ended after hand %(hand)s: no more hands can be recorded. Undo "
+                               "the ending to play on."), 409),
+    "game_over": ErrorCode(N_("This game is already over."), 409),
+    "nothing_to_end": ErrorCode(N_("Record at least one hand before ending the game."), 409),
+    "seats_fixed": ErrorCode(N_("The seat order is fixed once the first hand is recorded."), 409),
     "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
     # groups
     "group_name_missing": ErrorCode(N_("The group needs a name."), 400),

@@ -12,7 +12,15 @@ from flask_babel import force_locale
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import MethodNotAllowed, NotFound, RequestEntityTooLarge, SecurityError
+from werkzeug.exceptions import (
+    Forbidden,
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+    SecurityError,
+)
 
 from ...errors import RefereeError
 from ..models import db
@@ -31,7 +39,20 @@ def answer(e: RefereeError) -> Any:
     with force_locale(asked) if asked else nullcontext():
         if wants_json():
             return jsonify(error_body(e)), status_of(e)
-        return render_template("error.html", message=error_text(e.code, e.params)), status_of(e)
+        return render_template("error.html", message=error_text(e.code, e.params), status=status_of(e)), status_of(e)
+
+
+def page(code: str, e: HTTPException | None = None) -> Any:
+    """The app's own error page for a browser, in the reader's language (a 405 keeps its Allow header)."""
+    status = status_of(Refusal(code))
+    resp = current_app.make_response((render_template("error.html", message=error_text(code), status=status),
+                                      status))
+    if e is not None and e.code == 405:
+        allow = [h for k, h in e.get_headers() if k.lower() == "allow"]
+        if allow:
+            resp.headers["Allow"] = allow[0]
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.app_errorhandler(RefereeError)
@@ -43,14 +64,43 @@ def refused(e: RefereeError) -> Any:
 def not_found(e: NotFound) -> Any:
     if wants_json():
         return answer(Refusal("not_found"))
-    return e
+    return page("page_not_found")
 
 
 @bp.app_errorhandler(MethodNotAllowed)
 def not_allowed(e: MethodNotAllowed) -> Any:
     if wants_json():
         return answer(Refusal("method_not_allowed"))
-    return e
+    return page("page_not_allowed", e)
+
+
+@bp.app_errorhandler(Forbidden)
+def forbidden(e: Forbidden) -> Any:
+    if wants_json():
+        return answer(Refusal("forbidden"))
+    return page("page_forbidden")
+
+
+@bp.app_errorhandler(InternalServerError)
+def server_error(e: InternalServerError) -> Any:
+    """An unexpected failure: the transaction is rolled back, so nothing half-written stays."""
+    db.session.rollback()
+    if wants_json():
+        return answer(Refusal("server_error"))
+    return page("server_error")
+
+
+@bp.app_errorhandler(HTTPException)
+def other_http_error(e: HTTPException) -> Any:
+    """Any other refused request (a body too large, a bad request) on the app's own page."""
+    code = e.code or 400
+    if code >= 500:
+        return server_error(InternalServerError())
+    if wants_json():
+        return jsonify({"error": {"code": "bad_request", "message": error_text("bad_request"), "field": None}}), code
+    resp = current_app.make_response((render_template("error.html", message=error_text("bad_request"),
+                                                      status=code), code))
+    return resp
 
 
 @bp.app_errorhandler(RequestEntityTooLarge)

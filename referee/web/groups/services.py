@@ -294,8 +294,10 @@ def stats(group: Group, family: str | None = None) -> Stats:
         names = [name_of[n] for n in st.names]
         for n in names:
             players.setdefault(n, PlayerStats(n))
-        # a result counts once the game is played to its end and decided (a tie awaiting its replay is not)
-        counts = st.finished and st.result is not None and st.result.decided_by != "replay"
+        # a result counts once the game is played to its end and decided (a tie awaiting its replay is not; a
+        # game the table ended early counts no win)
+        counts = (st.finished and not st.ended_early and st.result is not None
+                  and st.result.decided_by != "replay")
         winners = [name_of[w] for w in st.result.winners] if counts and st.result else []
         places = {name_of[s.player]: s.place for s in st.result.standings} if st.result else {}
         summary = GameSummary(link, game, names, len(st.hands), len(st.rules.hands), st.finished, counts, winners,

@@ -14,7 +14,7 @@ from typing import Any
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import Field, IntegerField, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 from ..errors import Refusal
 
@@ -160,3 +160,17 @@ class ImportForm(FlaskForm):
 
 class DeleteForm(FlaskForm):
     """Delete a game: nothing but the form token."""
+
+
+class RenameForm(FlaskForm):
+    """A player's new name, at any point of the game."""
+
+    seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
+    name = StringField(validators=[InputRequired()])
+
+
+class SeatMoveForm(FlaskForm):
+    """Move one player a seat up or down the table (before the first hand): ``move`` is "up" or "down"."""
+
+    seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
+    move = StringField(validators=[AnyOf(("up", "down"))])

@@ -41,7 +41,18 @@ from ..i18n import lang, message
 from ..picker import leftovers_text, typed_leftovers
 from ..words import contract_words, option_label, option_value
 from . import services
-from .forms import BuyForm, DeleteForm, DownForm, ImportForm, SetupForm, TokenForm, VersionForm, hand_form
+from .forms import (
+    BuyForm,
+    DeleteForm,
+    DownForm,
+    ImportForm,
+    RenameForm,
+    SeatMoveForm,
+    SetupForm,
+    TokenForm,
+    VersionForm,
+    hand_form,
+)
 
 bp = Blueprint("games", __name__)
 public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
@@ -59,6 +70,10 @@ CHANGE_WORDS = {
     "down_set": N_("%(player)s went down in hand %(hand)s"),
     "down_cleared": N_("%(player)s not down in hand %(hand)s"),
     "undo": N_("Undo"),
+    "redo": N_("Redo"),
+    "ended_early": N_("Game ended after hand %(hand)s"),
+    "renamed": N_("%(old)s renamed %(new)s"),
+    "seats_reordered": N_("Seat order: %(names)s"),
 }
 VIA_WORDS = {"edit link": N_("edit link"), "api": N_("API"), "import": N_("import")}
 
@@ -100,7 +115,8 @@ def mine() -> str:
         game, can_edit = found
         st = services.state(game)
         rows.append({"token": token, "can_edit": can_edit, "names": st.names, "family": FAMILIES[game.family].name,
-                     "hand": st.current, "finished": st.finished, "updated": game.updated_at})
+                     "hand": st.current, "finished": st.finished, "updated": game.updated_at,
+                     "ended_early": st.ended_early, "played": len(st.hands)})
     return render_template("games/mine.html", rows=rows)
 
 
@@ -125,7 +141,10 @@ def new() -> Any:
     if request.method == "GET":
         names = default_names(fam.ideal[0])
         return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
-    if len(request.form.getlist("name")) > fam.players[1]:  # before anything else: never draw a thousand names
+    # before anything else: never draw a thousand names (up to the most any family seats are kept, so a table
+    # that switches family keeps every name typed and is told the new family's limit)
+    most = max(f.players[1] for f in FAMILIES.values())
+    if len(request.form.getlist("name")) > most:
         names = request.form.getlist("name")[:fam.players[1]]
         ctx = _setup_context(fam, names, request.form.getlist("variants"), request.form, 0)
         ctx["error"] = error_text("players_out_of_range", {"minimum": fam.players[0], "maximum": fam.players[1]})
@@ -168,7 +187,12 @@ def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, f
                         min(max(len(names), fam.players[0]), fam.players[1]))
     except Exception:  # noqa: BLE001 - a bad option is reported when the game is started
         rules = resolve(fam.id, [], {}, min(max(len(names), fam.players[0]), fam.players[1]))
+    lo, hi = fam.players
+    limit_note = None if lo <= len(names) <= hi else gettext(
+        "%(family)s is for %(lo)s to %(hi)s players; this table has %(n)s.", family=fam.name, lo=lo, hi=hi,
+        n=len(names))
     return dict(fam=fam, families=FAMILIES, names=names, variants=variants, form=form or {}, rules=rules,
+                limit_note=limit_note,
                 options=OPTIONS, setup_options=[o.name for o in options_on(SETUP, fam)],
                 option_label=option_label, option_value=option_value, first_dealer=first_dealer,
                 contract_words=contract_words, error=None)
@@ -205,6 +229,43 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     return url_for("referee.page", mode=mode) + "?" + urlencode(pairs)
 
 
+def outcome_words(st: Any) -> dict[str, str]:
+    """The end of a game in words: who won, and which step of the family's tie-break decided it (the engine's
+    ``Result`` says which; these are its words)."""
+    r = st.result
+    if r is None:
+        return {"headline": "", "why": ""}
+    by = {s.player: s for s in r.standings}
+    winners = ", ".join(r.winners)
+    tied = ", ".join(r.tied)
+    total = by[r.winners[0]].total
+    last = ", ".join(f"{p} {by[p].last_hand}" for p in r.tied)
+    if len(r.winners) == 1:
+        headline = gettext("%(name)s wins.", name=r.winners[0])
+    elif r.decided_by == "shared":
+        headline = gettext("%(names)s share the win.", names=winners)
+    else:
+        headline = gettext("Tie between %(names)s.", names=winners)
+    if r.decided_by == "total":
+        why = gettext("Lowest total: %(total)s points.", total=total)
+    elif r.decided_by == "last_hand":
+        why = gettext("%(names)s tied on %(total)s points; the lowest score in the last hand breaks the tie "
+                      "(%(scores)s).", names=tied, total=total, scores=last)
+    elif r.decided_by == "shared":
+        why = gettext("%(names)s tied on %(total)s points and scored the same in the last hand (%(scores)s): "
+                      "the rules of %(family)s then share the win.", names=tied, total=total, scores=last,
+                      family=st.rules.family.name)
+        if st.ended_early and "replay" in st.rules.family.tie_break:
+            why += " " + gettext("A game ended early is not replayed.")
+    elif r.decided_by == "replay":
+        why = gettext("%(names)s are still tied after the last hand (%(total)s points; %(scores)s): replay the "
+                      "last hand to decide.", names=tied, total=total, scores=last)
+    else:  # "replayed"
+        why = gettext("%(names)s tied on %(total)s points and on the last hand; the replayed last hand decided.",
+                      names=tied, total=total)
+    return {"headline": headline, "why": why}
+
+
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     st = services.state(game)
     spec = st.rules.hand(st.current) if st.current else None
@@ -214,6 +275,7 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
                 last_change=services.last_change(game) if can_edit else None, change_text=change_text,
                 referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
+                outcome_words=outcome_words, redo_change=services.redoable(game) if can_edit else None,
                 cutter_of=lambda number: services.cutter_of(game, number))
 
 
@@ -227,6 +289,9 @@ def board_fragment(game: Any, can_edit: bool, token: str) -> str:
 def play(token: str) -> BaseResponse:
     game, can_edit = load(token)
     ctx = board_context(game, can_edit, token)
+    undone = services.undone_hand(game, ctx["st"].current) if can_edit else None
+    if undone is not None:  # the hand just undone: its entries are back in the form, to fix and save again
+        ctx["entered"] = _snapshot_as_form(undone)
     resp = make_response(render_template("games/game.html", **ctx))
     resp.headers["Cache-Control"] = "no-store"
     return remember(resp, token)
@@ -353,6 +418,88 @@ def undo(token: str) -> Any:
     return redirect(url_for("games.play", token=token))
 
 
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> Any:
+    game = edit_only(token)
+    form = VersionForm()
+    try:
+        if not form.validate():
+            raise Refusal("bad_request")
+        change = services.redo(game, form.version.data)
+        flash(gettext("Redone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
+    except RefereeError as e:
+        flash(game_error_text(e), "warning")
+    return redirect(url_for("games.play", token=token))
+
+
+@bp.post("/g/<token>/end")
+def end_early(token: str) -> Any:
+    game = edit_only(token)
+    form = VersionForm()
+    try:
+        if not form.validate():
+            raise Refusal("bad_request")
+        services.end_early(game, form.version.data)
+        flash(gettext("The game was ended after hand %(n)s. Undo takes that back.", n=len(game.hands)), "saved")
+    except RefereeError as e:
+        flash(game_error_text(e), "warning")
+    return redirect(url_for("games.play", token=token))
+
+
+@bp.get("/g/<token>/players")
+def players(token: str) -> str:
+    game = edit_only(token)
+    return render_template("games/players.html", **_players_context(game, token))
+
+
+def _players_context(game: Any, token: str, **extra: Any) -> dict[str, Any]:
+    forms = []
+    for p in game.players:
+        f = RenameForm(formdata=None, seat=p.seat, name=p.name)
+        forms.append((p, f))
+    ctx = dict(game=game, token=token, st=services.state(game), rename_forms=forms, move_form=SeatMoveForm(),
+               can_move=not game.hands_recorded, error=None, error_seat=None)
+    ctx.update(extra)
+    return ctx
+
+
+@bp.post("/g/<token>/players/rename")
+def rename(token: str) -> Any:
+    game = edit_only(token)
+    form = RenameForm()
+    seat = form.seat.data if form.seat.data is not None else -1
+    try:
+        if not form.validate():
+            raise Refusal("empty_name" if not (form.name.data or "").strip() else "bad_request", "name")
+        old = game.players[seat].name if 0 <= seat < len(game.players) else ""
+        if services.rename_player(game, seat, form.name.data):
+            flash(gettext("%(old)s is now %(new)s.", old=old, new=game.players[seat].name), "saved")
+    except RefereeError as e:
+        ctx = _players_context(game, token, error=game_error_text(e), error_seat=seat)
+        ctx["rename_forms"] = [(p, form if p.seat == seat else f) for p, f in ctx["rename_forms"]]
+        return render_template("games/players.html", **ctx), status_of(e)
+    return redirect(url_for("games.players", token=token))
+
+
+@bp.post("/g/<token>/players/move")
+def move_seat(token: str) -> Any:
+    game = edit_only(token)
+    form = SeatMoveForm()
+    try:
+        if not form.validate():
+            raise Refusal("bad_request")
+        order = list(range(len(game.players)))
+        seat = form.seat.data
+        other = seat - 1 if form.move.data == "up" else seat + 1
+        if 0 <= seat < len(order) and 0 <= other < len(order):
+            order[seat], order[other] = order[other], order[seat]
+            services.reorder_seats(game, order)
+    except RefereeError as e:
+        return render_template("games/players.html", **_players_context(game, token, error=game_error_text(e))), \
+            status_of(e)
+    return redirect(url_for("games.players", token=token) + "#seats")
+
+
 @bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])
 def correct(token: str, number: int) -> Any:
     game = edit_only(token)
@@ -380,12 +527,18 @@ def correct(token: str, number: int) -> Any:
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:
-    out = {"out": "stock" if hand.out_seat is None else str(hand.out_seat), "exact_cut": "1" if hand.cut_bonus else ""}
-    for r in hand.results:
-        if r.cards is None:  # a typed total: shown as typed, before any cut bonus
-            out[f"total_{r.seat}"] = str(r.penalty)
-        else:
-            out[f"cards_{r.seat}"] = leftovers_text(r.cards)
+    return _snapshot_as_form(services._snapshot(hand))
+
+
+def _snapshot_as_form(snap: dict[str, Any]) -> dict[str, str]:
+    """A recorded hand (as the history keeps it) as the end-of-hand form's fields, cards in the reader's letters."""
+    out = {"out": "stock" if snap["out_seat"] is None else str(snap["out_seat"]),
+           "exact_cut": "1" if snap.get("cut_bonus") else ""}
+    for r in snap["results"]:
+        if r["cards"] is None:  # a typed total: shown as typed, before any cut bonus
+            out[f"total_{r['seat']}"] = str(r["penalty"])
+        elif r["seat"] != snap["out_seat"]:
+            out[f"cards_{r['seat']}"] = leftovers_text(r["cards"])
     return out
 
 
@@ -400,15 +553,22 @@ def history(token: str) -> str:
 
 
 def change_text(c: Any, names: list[str]) -> str:
-    words = gettext(CHANGE_WORDS.get(c.kind, c.kind))
     player = names[c.seat] if c.seat is not None and 0 <= c.seat < len(names) else ""
-    try:
-        text = words % {"hand": c.hand_number or "", "player": player}
-    except (KeyError, TypeError, ValueError):
-        text = words
-    if c.kind == "undo" and c.before:
-        text += ": " + gettext(CHANGE_WORDS.get(c.before.get("kind", ""), "")) % {"hand": c.hand_number or "",
-                                                                                   "player": player}
+    values = {"hand": c.hand_number or "", "player": player,
+              "old": (c.before or {}).get("name", "") if c.kind == "renamed" else "",
+              "new": (c.after or {}).get("name", "") if c.kind == "renamed" else "",
+              "names": ", ".join((c.after or {}).get("names", [])) if c.kind == "seats_reordered" else ""}
+
+    def words(kind: str) -> str:
+        text = gettext(CHANGE_WORDS.get(kind, kind))
+        try:
+            return text % values
+        except (KeyError, TypeError, ValueError):
+            return text
+
+    text = words(c.kind)
+    if c.kind in ("undo", "redo") and c.before:
+        text += ": " + words(c.before.get("kind", ""))
     return text
 
 
@@ -422,7 +582,9 @@ def share(token: str) -> str:
     codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
                                                                        omitsize=False)))
              for kind, url in links]
-    return render_template("games/share.html", codes=codes, token=token, can_edit=can_edit, game=game)
+    title = ", ".join(p.name for p in game.players) + " — " + FAMILIES[game.family].name
+    return render_template("games/share.html", codes=codes, token=token, can_edit=can_edit, game=game,
+                           game_title=title)
 
 
 @bp.get("/g/<token>/sheet")

@@ -35,7 +35,7 @@ from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, running_totals, score_hand, standings
 from ...table import deal_order
 from ..errors import Refusal
-from ..models import Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
+from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
 
 EXPORT_FORMAT = 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -50,17 +50,23 @@ def new_token() -> str:
 
 
 # ------------------------------------------------------------------------------------------------ create
+def clean_name(name: str, field: str = "players") -> str:
+    """A player's name with its spaces tidied; refused when empty or too long."""
+    out = " ".join(_printable(name).split())
+    if not out:
+        raise Refusal("empty_name", field)
+    if len(out) > 40:
+        raise Refusal("long_name", field, maximum=40)
+    return out
+
+
 def clean_names(names: Any, fam_id: str) -> list[str]:
     fam = FAMILIES[fam_id]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise Refusal("bad_players", "players")
     if len(names) > fam.players[1]:  # before anything else: a form may send any number of names
         raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
-    out = [" ".join(_printable(n).split()) for n in names]
-    if any(not n for n in out):
-        raise Refusal("empty_name", "players")
-    if any(len(n) > 40 for n in out):
-        raise Refusal("long_name", "players", maximum=40)
+    out = [clean_name(n) for n in names]
     if len({n.casefold() for n in out}) != len(out):
         raise Refusal("duplicate_name", "players")
     if not fam.players[0] <= len(out) <= fam.players[1]:
@@ -149,6 +155,7 @@ class State:
     leaders: list[str] = field(default_factory=list)
     result: Any = None  # scoring.Result
     replays: list[HandRow] = field(default_factory=list)  # the last hand replayed to break a tie
+    ended_early: bool = False  # the table stopped before the last hand: standings of the hands played
 
     @property
     def replay_due(self) -> bool:
@@ -167,16 +174,19 @@ def state(game: Game) -> State:
                                                        pen, {names[r.seat]: r.cards for r in h.results}))
     running = running_totals(names, [r.penalties for r in rows])
     totals = {n: (running[n][-1] if rows else 0) for n in names}
-    finished = len(rows) >= len(rules.hands)
+    ended_early = game.ended_at is not None
+    finished = len(rows) >= len(rules.hands) or ended_early
     current = None if finished else len(rows) + 1
-    st = State(game, rules, names, rows, totals, running, current, finished, replays=replays)
+    st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
+               ended_early=ended_early)
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer)
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
         st.buys = Counter(names[b.seat] for b in game.current_buys)
         st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
     if rows:
-        st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays])
+        st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays],
+                              ended_early=ended_early)
         best = min(totals.values())
         st.leaders = [n for n in names if totals[n] == best]
     return st
@@ -271,7 +281,7 @@ def _version_arg(version: Any) -> int | None:
 def current_hand(game: Game, rules: Rules) -> int | None:
     """The hand being played (None once the last is recorded), from the count read with the game row."""
     number: int = game.hands_recorded + 1
-    return number if number <= len(rules.hands) else None
+    return number if number <= len(rules.hands) and game.ended_at is None else None
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
@@ -316,6 +326,8 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     recorded = game.hands_recorded
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
+    if game.ended_at is not None:
+        raise Refusal("game_ended", "hand", hand=recorded)
     replay = number > len(rules.hands) and state(game).replay_due
     if number > len(rules.hands) and not replay:
         raise Refusal("past_last_hand", "hand", hand=number, hands=len(rules.hands))
@@ -473,13 +485,146 @@ def _undo(game: Game, change: Change) -> None:
     elif change.kind == "buy_removed":
         db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
     elif change.kind in ("down_set", "down_cleared"):
-        row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == n,
-                                                       Down.seat == seat)).scalar_one_or_none()
-        if change.kind == "down_set" and row is not None:
-            db.session.delete(row)
-        elif change.kind == "down_cleared" and row is None:
-            db.session.add(Down(game_id=game.id, hand_number=n, seat=seat))
+        _set_down_row(game, n, seat, change.kind == "down_cleared")
+    elif change.kind == "ended_early":
+        game.ended_at = None
     change.undone = True
+
+
+def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None:
+    row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
+                                                   Down.seat == seat)).scalar_one_or_none()
+    if down and row is None and seat is not None:
+        db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
+    elif not down and row is not None:
+        db.session.delete(row)
+
+
+def redoable(game: Game) -> Change | None:
+    """The change the last undo took back, while nothing new was done since (a new change ends redo)."""
+    by_id = {c.id: c for c in game.changes}
+    for c in reversed(game.changes):
+        if c.kind == "undo":
+            target = by_id.get(int((c.before or {}).get("undid") or 0))
+            if target is not None and target.undone:
+                return target
+        elif c.kind in UNDOABLE:
+            return None
+    return None
+
+
+def undone_hand(game: Game, number: int | None) -> dict[str, Any] | None:
+    """The entries of hand ``number`` as they were recorded, when that recording was just undone."""
+    change = redoable(game)
+    if change is None or change.kind != "hand_recorded" or change.hand_number != number:
+        return None
+    return change.after  # type: ignore[no-any-return]
+
+
+def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
+    """Do again what the last undo took back, exactly as it was."""
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
+        change = redoable(game)
+        if change is None:
+            raise Refusal("nothing_to_redo", None)
+        n, seat = change.hand_number, change.seat
+        assert n is not None  # every change that can be undone belongs to a hand
+        if change.kind == "hand_recorded" and game.hands_recorded != n - 1:
+            raise Refusal("nothing_to_redo", None)
+        w.expect(expected)
+        if change.kind == "hand_recorded":
+            after = change.after
+            game.hands.append(Hand(game_id=game.id, number=n, out_seat=after["out_seat"],
+                                   cut_bonus=after.get("cut_bonus", 0), replay=n > len(rules_of(game).hands),
+                                   results=[_restored(r) for r in after["results"]]))
+        elif change.kind == "hand_corrected":
+            hand = next(h for h in game.hands if h.number == n)
+            hand.out_seat = change.after["out_seat"]
+            hand.cut_bonus = change.after.get("cut_bonus", 0)
+            hand.results.clear()
+            db.session.flush()
+            hand.results.extend(_restored(r) for r in change.after["results"])
+        elif change.kind == "buy_added":
+            db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
+        elif change.kind == "buy_removed":
+            last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
+                                                           Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+            if last is not None:
+                db.session.delete(last)
+        elif change.kind in ("down_set", "down_cleared"):
+            _set_down_row(game, n, seat, change.kind == "down_set")
+        elif change.kind == "ended_early":
+            game.ended_at = now()
+        change.undone = False
+        db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=n, seat=seat,
+                              before={"redid": change.id, "kind": change.kind}))
+    return change
+
+
+# ------------------------------------------------------------------------------------------ ending, players
+def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None:
+    """The table stops before the last hand: the game is over with the standings of the hands played."""
+    expected = _version_arg(expected_version)
+    with _Write(game, "last_undoable", "changes") as w:
+        st = state(game)
+        if st.finished:
+            raise Refusal("game_over", None)
+        if not st.hands:
+            raise Refusal("nothing_to_end", None)
+        w.expect(expected)
+        game.ended_at = now()
+        db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
+                              after={"hands": len(st.hands)}))
+
+
+def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> bool:
+    """A player's new name, at any point of the game (kept in the history); False when it is the same."""
+    if not isinstance(seat, int) or not 0 <= seat < len(game.players):
+        raise Refusal("unknown_player", "player", name=str(seat)[:40])
+    if not isinstance(name, str):
+        raise Refusal("bad_players", f"name_{seat}")
+    new = clean_name(name, f"name_{seat}")
+    if new == game.players[seat].name:
+        return False
+    with _Write(game, "changes"):
+        player = game.players[seat]
+        if any(p.name.casefold() == new.casefold() for p in game.players if p.seat != seat):
+            raise Refusal("duplicate_name", f"name_{seat}")
+        old = player.name
+        player.name = new
+        db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
+                              after={"name": new}))
+    return True
+
+
+def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
+    """The players in a new seat order (``order``: the old seats, in their new order), before the first hand is
+    recorded. Buys and who has gone down follow their players; so does the first deal."""
+    n = len(game.players)
+    if not isinstance(order, list) or sorted(order) != list(range(n)):
+        raise Refusal("bad_players", "players")
+    if order == list(range(n)):
+        return
+    with _Write(game, "players", "buys", "current_buys", "downs", "changes", "last_undoable"):
+        if game.hands_recorded:
+            raise Refusal("seats_fixed", "players")
+        new_seat = {old: new for new, old in enumerate(order)}
+        before = [p.name for p in game.players]
+        players = list(game.players)
+        for p in players:  # out of the way first: (game, seat) is unique
+            p.seat += n
+        db.session.flush()
+        for p in players:
+            p.seat = new_seat[p.seat - n]
+        rows: list[Buy | Down | Change] = [*game.buys, *game.downs, *game.changes]
+        for row in rows:
+            if row.seat is not None:
+                row.seat = new_seat.get(row.seat, row.seat)
+        game.first_dealer = new_seat[game.first_dealer]
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
+                              after={"names": [before[i] for i in order]}))
 
 
 def _restored(row: dict[str, Any]) -> Result:
@@ -516,6 +661,7 @@ def export_data(game: Game) -> dict[str, Any]:
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
         "down": [{"hand": d.hand_number, "player": st.names[d.seat]} for d in game.downs],
         "totals": st.totals,
+        "ended_early": st.ended_early,
         "winners": list(st.result.winners) if st.finished and st.result else None,
     }
 
@@ -534,6 +680,12 @@ def import_data(data: Any) -> tuple[Game, str]:
         game, edit = _new_game(data.get("ruleset"), data.get("variants"), data.get("options"), data.get("players"),
                                data.get("first_dealer", 0), via="import")
         _play_back(game, data)
+        if data.get("ended_early") is True:  # the table stopped after the hands played
+            if not game.hands_recorded:
+                raise Refusal("nothing_to_end", None)
+            game.ended_at = now()
+            db.session.add(Change(game_id=game.id, via="import", kind="ended_early", hand_number=game.hands_recorded,
+                                  after={"hands": game.hands_recorded}))
         db.session.commit()
     except RefereeError:
         db.session.rollback()
