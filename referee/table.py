@@ -13,8 +13,19 @@ from typing import Sequence
 from .cards import Card, Suit
 from .errors import RefereeError
 from .families import Rules, check_players
-from .melds import (HIGH_ACE, LOW_ACE, Meld, analyze, end_spreads, meld_rules, position_card, readings, run_bounds,
-                    wild_at, wild_rule_breaks)
+from .melds import (
+    HIGH_ACE,
+    LOW_ACE,
+    Meld,
+    analyze,
+    end_spreads,
+    meld_rules,
+    position_card,
+    readings,
+    run_bounds,
+    wild_at,
+    wild_rule_breaks,
+)
 from .verdicts import CODES, Violation, cite
 
 
