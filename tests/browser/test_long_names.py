@@ -76,3 +76,18 @@ def test_long_names_fit_the_phone(page, live_server, games, lang, n, done):
         assert got["headers"] == [[p, 1] for p in players], got["headers"]
     page.locator("#scores").scroll_into_view_if_needed()
     shot(page, f"long-names-{n}-{'end' if done else 'play'}-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+def test_short_names_read_whole_in_the_hand_table(page, live_server, lang):
+    """Five everyday names sit side by side over the hand-by-hand table, each on one line: no column is so narrow
+    that "Lucía" reads "Lu-cí-a"."""
+    names = ["Lucía", "Mateo", "Sofía", "Martín", "Jürgen"]
+    g = api(f"{live_server}/api/v1/games", {"ruleset": "liverpool", "players": names})
+    api(f"{live_server}/api/v1/games/{g['id']}/hands", {"hand": 1, "out": "Mateo", "leftovers": {
+        "Lucía": ["K"], "Sofía": ["7"], "Martín": ["9"], "Jürgen": ["Q"]}}, g["edit_token"])
+    page.goto(f"{live_server}/g/{g['edit_token']}?lang={lang}")
+    got = page.evaluate(LAYOUT)
+    assert got["headers"] == [[n, 1] for n in names], got["headers"]
+    assert page.locator("#by-hand table.many").count() == 0  # written across, as short names are
+    assert got["scrolls"] == [0] * len(got["scrolls"]) and fits_phone(page)
