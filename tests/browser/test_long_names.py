@@ -91,3 +91,31 @@ def test_short_names_read_whole_in_the_hand_table(page, live_server, lang):
     assert got["headers"] == [[n, 1] for n in names], got["headers"]
     assert page.locator("#by-hand table.many").count() == 0  # written across, as short names are
     assert got["scrolls"] == [0] * len(got["scrolls"]) and fits_phone(page)
+
+
+@pytest.fixture(scope="module")
+def group(live_server):
+    grp = api(f"{live_server}/api/v1/groups", {"name": "Donnerstagsrunde bei Maximiliane"})
+    names = LONG[:4] + ["Greta"]
+    g = api(f"{live_server}/api/v1/games", {"ruleset": "liverpool", "players": names, "group": grp["id"],
+                                            "group_token": grp["edit_token"]})
+    for h in range(1, 8):
+        out = names[h % len(names)]
+        api(f"{live_server}/api/v1/games/{g['id']}/hands", {"hand": h, "out": out, "leftovers": {
+            p: ["K", "7"] for p in names if p != out}}, g["edit_token"])
+    return grp
+
+
+@pytest.mark.parametrize("lang", rulebook.LANGS)
+def test_a_groups_stats_fit_with_long_names(page, live_server, group, lang):
+    """The group's stats table and head to head take long names without sideways scrolling: a name too long for
+    its column ends in …, with the whole name in its title."""
+    page.goto(f"{live_server}/groups/{group['edit_token']}?lang={lang}")
+    assert fits_phone(page), "the page scrolls sideways"
+    overflow = page.evaluate("[...document.querySelectorAll('main .scroll')].map(e => e.scrollWidth - e.clientWidth)")
+    assert overflow and not any(overflow), overflow
+    titles = page.evaluate("[...document.querySelectorAll('table.group-stats .pname, table.head-to-head .pname')]"
+                           ".map(e => e.getAttribute('title'))")
+    assert set(titles) == set(LONG[:4] + ["Greta"])
+    page.locator("table.group-stats").scroll_into_view_if_needed()
+    shot(page, f"long-names-group-{lang}")
