@@ -120,10 +120,16 @@ def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> l
 def _best(cards: tuple[Card, ...], rules: Rules, index: int | None, only: str | None) -> _Attempt:
     """The best reading of ``cards``, of the kind ``only`` where it is given."""
     wild_ranks = rules.wild_ranks
-    dual_cards = [c for c in cards if c.rank is not None and c.rank in wild_ranks]
+    plain: list[Card] = []
+    jokers: list[Card] = []
+    for c in cards:
+        if c.rank is None:
+            jokers.append(c)
+        else:
+            plain.append(c)
+    dual_cards = [c for c in plain if c.rank in wild_ranks] if len(wild_ranks) > (None in wild_ranks) else []
     if not dual_cards:
-        return _read(cards, [c for c in cards if c.rank is not None], [c for c in cards if c.rank is None],
-                     rules, index, only)
+        return _read(cards, plain, jokers, rules, index, only)
     # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
     duals = Counter(dual_cards)
     dual_types = sorted(duals, key=lambda c: c.sort_key)
@@ -250,23 +256,32 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
         return _Attempt("run", [_why_not_linear(naturals, w, rules, index)])
     # where the order the cards were given in matters: wild cards that could go to either end
     hinted = _order_hint(cards, rules) if any(w > gaps for _, _, gaps in fits) else None
-    limited = rules.run_max_wilds_per_4 is not None or rules.second_wild_needs_fixed_position
-    valid: list[tuple[tuple[int, Card], ...]] = []
+    per_4 = rules.run_max_wilds_per_4 is not None
+    second = rules.second_wild_needs_fixed_position
+    chosen: tuple[tuple[int, Card], ...] | None = None  # the layout the order hint names, else the first valid
     least: list[Violation] | None = None
     for ace_high, pos, gaps in fits:
         extra = w - gaps
         spread = end_spreads(pos[0], pos[-1], extra, run_bounds(ace, has_ace, ace_high), len(pos) + w)
         floating = extra if len(spread) > 1 else 0
+        # the second-wild rule is broken only where end wild cards could sit at either end
+        limited = w and (per_4 or (second and floating))
         for below in spread:
             layout = _layout(pos[0] - below, naturals, wilds, ace_high)
-            problems = _wild_rules(layout, suit, rules, index, floating) if limited and w else []
+            problems = _wild_rules(layout, suit, rules, index, floating) if limited else []
             if problems:
                 if least is None or len(problems) < len(least):
                     least = problems
-            else:
-                valid.append(layout)
-    if valid:
-        layout = next((lay for lay in valid if (lay[0][0], lay[-1][0]) == hinted), valid[0])
+            elif hinted is None or (layout[0][0], layout[-1][0]) == hinted:
+                chosen = layout
+                break
+            elif chosen is None:
+                chosen = layout
+        else:
+            continue
+        break
+    if chosen is not None:
+        layout = chosen
         wild_as = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)] if w else []
         return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
     return _Attempt("run", least or [Violation("run_too_long", index)])
