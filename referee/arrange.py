@@ -40,7 +40,7 @@ from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
 from .families import Contract, MeldSpec, Rules
 from .meldall import meld_all, wild_places
-from .melds import HIGH_ACE, LOW_ACE, analyze, end_spreads, run_bounds, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, wild_rule_breaks
 from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
@@ -212,7 +212,8 @@ class _Search:
                 flags = [p not in used for p in range(start, start + size)]
                 inside = used[-1] - used[0] + 1 - len(used)
                 extra = wild_count - inside
-                floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0
+                floating = wild_count if ace_flips(used, size, ace) else (
+                    extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0)
                 if wild_rule_breaks(flags, floating, self.rules):
                     return None
         consumed = tuple(sorted(_pos_index(p, si) for p in used))

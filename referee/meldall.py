@@ -28,7 +28,7 @@ from typing import Any, Sequence
 from .budget import Budget
 from .cards import SUIT_ORDER, Card
 from .families import MeldSpec, Rules
-from .melds import HIGH_ACE, LOW_ACE, end_spreads, position_card, run_bounds, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, ace_flips, end_spreads, position_card, run_bounds, wild_rule_breaks
 
 
 def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -> tuple[int, ...]:
@@ -76,6 +76,8 @@ def _limited_wild_places(start: int, size: int, naturals: frozenset[int], limit:
             wild = tuple(p for p in range(start, end + 1) if flags[p])
             if len(wild) <= len(best):
                 continue
+            if ace_flips((p for p in range(start, end + 1) if not flags[p]), size, ace):
+                floating = len(wild)
             if not wild_rule_breaks([flags[p] for p in range(start, end + 1)], floating, rules):
                 best = wild
     return best
@@ -271,6 +273,8 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
                 outside = (min(nat) - lo2) + (hi2 - max(nat)) if nat else 0
                 floating = outside if outside and len(end_spreads(min(nat), max(nat), outside, bounds,
                                                                   hi2 - lo2 + 1)) > 1 else 0
+                if ace_flips(nat, hi2 - lo2 + 1, rules.ace):
+                    floating = sum(flags)
                 if not wild_rule_breaks(flags, floating, rules):
                     out[i] = new
                     low, high = lo2, hi2

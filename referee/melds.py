@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from .cards import Card, Rank, Suit
 from .families import Rules
@@ -263,8 +263,8 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
     for ace_high, pos, gaps in fits:
         extra = w - gaps
         spread = end_spreads(pos[0], pos[-1], extra, run_bounds(ace, has_ace, ace_high), len(pos) + w)
-        floating = extra if len(spread) > 1 else 0
-        # the second-wild rule is broken only where end wild cards could sit at either end
+        floating = w if ace_flips(pos, len(pos) + w, ace) else extra if len(spread) > 1 else 0
+        # the second-wild rule is broken only where wild cards could sit elsewhere
         limited = w and (per_4 or (second and floating))
         for below in spread:
             layout = _layout(pos[0] - below, naturals, wilds, ace_high)
@@ -302,6 +302,23 @@ def run_bounds(ace: str, has_ace: bool, ace_high: bool) -> tuple[int, int]:
     if ace == "high" or (has_ace and ace_high):
         lo_min = 2
     return lo_min, hi_max
+
+
+def ace_flips(naturals: Iterable[int], length: int, ace: str) -> bool:
+    """Could a run of ``length`` cards whose natural cards sit at the positions ``naturals`` be read with its ace
+    at the other end as well, where the ace may be low or high? Then its wild cards stand for other cards either
+    way, and the natural cards do not fix their places (``AH JK JK JK``: the 2-3-4 or the J-Q-K). A run of
+    thirteen holds the same cards both ways."""
+    if ace != "either" or length >= 13:
+        return False
+    places = set(naturals)
+    if LOW_ACE in places:
+        places = (places - {LOW_ACE}) | {HIGH_ACE}
+    elif HIGH_ACE in places:
+        places = (places - {HIGH_ACE}) | {LOW_ACE}
+    else:
+        return False
+    return max(places) - min(places) + 1 <= length
 
 
 def end_spreads(low: int, high: int, extra: int, bounds: tuple[int, int], length: int) -> list[int]:
