@@ -232,11 +232,11 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         if len(runs) == k:
             return
         wilds = len(jokers) + len(duals)
-        if best[0] is not None and slots_so_far - wilds >= cap[0]:
+        if best[0] is not None and slots_so_far - wilds >= cap[0] or skipping[0] and slots_so_far > wilds:
             return
         for low, high, a, b in spans(si):
             inside = [p for p in range(a + 1, b) if present(si, p)] if skipping[0] else []
-            for count in range(min(len(inside), wilds) + 1):
+            for count in range(max(0, min(len(inside), wilds - slots_so_far)) + 1):
                 for skip in combinations(inside, count):
                     place(si, low, high, a, b, skip, runs, slots_so_far)
 
@@ -266,12 +266,16 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
     # needs trying. Else again, now leaving cards inside a run to another run of the suit, a wild card in their
     # place: under the house rules on wild cards, or where that card is the other run's only natural one, only
     # such a way may do (two runs of spades A-2-3-4 and 3-4, two jokers, at most one wild card in four: A-JK-3-4
-    # and 2-3-4-JK). A way of the second pass is kept only where it needs fewer cards added.
+    # and 2-3-4-JK). The second pass looks only for a way that melds every card: each card left inside a run
+    # takes a wild card, so no more can be left than the hand has wild cards.
     skipping = [False]
     go([], 0)
     if (best[0] is None or best[0].added > 0) and len(jokers) + len(duals):
-        skipping[0] = True
+        nearest, nearest_cap = best[0], cap[0]
+        skipping[0], best[0], cap[0] = True, None, 0
         go([], 0)
+        if best[0] is None:
+            best[0], cap[0] = nearest, nearest_cap
     return best[0]
 
 
