@@ -43,7 +43,7 @@ def facts(rules: Rules, hand: int | None = None, ranks_only: bool = False) -> di
     rank where suits do not count) and of the joker, the hand's deal, and the words it says about them."""
     copies = rules.rank_copies(Rank.ACE) if ranks_only else rules.copies(NATURALS[0])
     jokers = rules.copies(JOKER)
-    size = rules.hand(min(hand, len(rules.hands))).deal if hand else None
+    size = rules.played(hand).deal if hand else None
     if ranks_only:
         full = ngettext("The pack holds only one card of rank %(rank)s: no more can be entered.",
                         "The pack holds only %(num)s cards of rank %(rank)s: no more can be entered.", copies,
