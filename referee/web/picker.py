@@ -82,11 +82,11 @@ def typed_cards(text: str | None, field: str) -> list[Card]:
         raise _refuse(e.text, field) from None
 
 
-def typed_leftovers(text: str | None, field: str) -> list[str]:
-    """A player's leftover cards typed or tapped into the end-of-hand form, in the notation the scoreboard
-    stores (``J``, ``10H``, ``JK``)."""
+def typed_leftovers(text: str | None, field: str) -> tuple[Leftover, ...]:
+    """A player's leftover cards typed or tapped into the end-of-hand form, read once, in the reader's letters
+    (the scoreboard stores them in the notation: ``J``, ``10H``, ``JK``)."""
     try:
-        return [str(x) for x in Leftover.parse_all((text or "").replace(",", " "), card_reading())]
+        return Leftover.parse_all((text or "").replace(",", " "), card_reading())
     except CardError as e:
         raise _refuse(e.text, field) from None
 

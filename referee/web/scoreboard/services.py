@@ -194,7 +194,10 @@ def state(game: Game) -> State:
 
 # ------------------------------------------------------------------------------------------- scoring
 def entry(cards: Any = None, total: int | None = None) -> Entry:
-    """One player's leftovers as typed or tapped: card tokens (a list, or one string), and/or a total."""
+    """One player's leftovers: as a form read them (``Leftover``s), or card tokens in the notation (a list, or
+    one string: an import, the API), and/or a total."""
+    if isinstance(cards, tuple) and all(isinstance(c, Leftover) for c in cards):
+        return Entry(cards or None, total)
     try:
         parsed = Leftover.parse_all(cards) if cards else ()
     except CardError as e:
