@@ -4,8 +4,10 @@
   "use strict";
 
   // --- live board: ask every few seconds while the page is visible; 304 while nothing changed
+  // The board carries the tag of the version it shows, so the first poll after a page load or an htmx swap is
+  // a 304 too, and the board is only re-drawn when the game changed.
   var board = document.getElementById("board");
-  var etag = null;
+  var etag = board && board.dataset.etag || null;
   document.body.addEventListener("htmx:configRequest", function (e) {
     if (etag && e.detail.verb === "get" && e.detail.path.slice(-6) === "/board") {
       e.detail.headers["If-None-Match"] = etag;
@@ -21,6 +23,7 @@
   });
   document.body.addEventListener("htmx:afterSwap", function (e) {
     var b = document.getElementById("board"), zone = document.getElementById("record-zone");
+    if (b && b.dataset.etag) { etag = b.dataset.etag; }
     if (!b || !zone || e.detail.target !== b && e.detail.elt !== b) { return; }
     // The end-of-hand form says which version of the game this phone last showed: a save is refused only if
     // the game changed after that (another phone's undo a moment ago), never for a change the board shows.
