@@ -7,7 +7,9 @@ nothing changed.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -34,7 +36,7 @@ from ...families import FAMILIES, OPTIONS, REFEREE, SETUP, options_on, resolve
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
-from .. import jsonio, public
+from .. import ROOT, jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
 from ..i18n import lang, message
@@ -213,8 +215,22 @@ def edit_only(token: str) -> Any:
     return game
 
 
-def etag_for(game: Any, can_edit: bool) -> str:
-    return f'W/"{game.id}-{game.version}-{lang()}-{int(can_edit)}"'
+def etag_for(game_id: str, version: int, can_edit: bool) -> str:
+    """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
+    the reader's language, the kind of link, and the templates and translations this server draws it with (so
+    a phone never keeps a board drawn by an older release, nor one drawn by another server running other code)."""
+    return f'W/"{game_id}-{version}-{lang()}-{int(can_edit)}-{_release()}"'
+
+
+@lru_cache(maxsize=1)
+def _release() -> str:
+    """A short hash of everything a board is drawn from besides the game: the templates and the compiled
+    translations (read once per process; a release restarts the servers)."""
+    digest = hashlib.sha256()
+    for folder, pattern in ((ROOT / "templates", "**/*.html"), (ROOT / "translations", "**/*.mo")):
+        for path in sorted(folder.glob(pattern)):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:8]
 
 
 def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
@@ -299,16 +315,29 @@ def play(token: str) -> BaseResponse:
 
 @bp.get("/g/<token>/board")
 def board(token: str) -> Response:
-    """The part of the game screen that other phones change. Polled: 304 while the game's version is the same."""
-    found = services.find(token)
-    if found is None:
+    """The part of the game screen that other phones change. Polled: while the game's version is the one the
+    phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
+    read or drawn (no session, no rules, no template)."""
+    seen = request.headers.get("If-None-Match")
+    if seen:
+        found = services.version_of(token)
+        if found is None:
+            abort(404)
+        tag = etag_for(*found)
+        if tag in seen:
+            return _board_headers(Response(status=304), tag)
+    loaded = services.find(token)
+    if loaded is None:
         abort(404)
-    game, can_edit = found
-    tag = etag_for(game, can_edit)
-    if tag in request.headers.get("If-None-Match", ""):
-        resp = Response(status=304)
-    else:
-        resp = make_response(board_fragment(game, can_edit, token))
+    game, can_edit = loaded
+    # the tag of the board drawn, from the game row this request read it with (never from an earlier read)
+    return _board_headers(make_response(board_fragment(game, can_edit, token)), etag_for(game.id, game.version,
+                                                                                         can_edit))
+
+
+def _board_headers(resp: Response, tag: str) -> Response:
+    """A board may be kept, but never shown again without asking (no-cache): each poll asks with its ETag. It is
+    the reader's own (private): its forms hold the reader's session token, its links the game's token."""
     resp.headers["ETag"] = tag
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.headers["Vary"] = "Cookie, Accept-Language"
