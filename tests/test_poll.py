@@ -47,6 +47,17 @@ def totals(html):
     return [int(t) for t in re.findall(r'<td class="num total">(\d+)</td>', html)]
 
 
+def watch_templates(app):
+    """The names of the templates the app renders from now on (until the app goes)."""
+    drawn: list[str] = []
+
+    def seen(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(seen, app, weak=False)
+    return drawn
+
+
 def poll(client, token, tag):
     return client.get(f"/g/{token}/board", headers={"If-None-Match": tag} if tag else {})
 
@@ -56,8 +67,8 @@ def test_an_unchanged_poll_is_one_query_and_nothing_else(app, client, monkeypatc
     save(client, g, 1)
     first = poll(client, g["view_token"], None)
     assert first.status_code == 200
-    drawn, built = [], []
-    template_rendered.connect(lambda sender, template, context, **kw: drawn.append(template.name), app)
+    built = []
+    drawn = watch_templates(app)
     monkeypatch.setattr(services, "state", lambda *a, **k: built.append(a) or pytest.fail("rules state built"))
     monkeypatch.setattr(services, "find", lambda *a, **k: pytest.fail("game loaded"))
     for _ in range(3):  # several polls in a row: each is the same single query
@@ -201,3 +212,49 @@ def test_the_query_a_poll_makes_uses_an_index(app):
             text = " ".join(row[0] for row in plan)
             assert "Index" in text and "Seq Scan" not in text, text
         db.session.rollback()
+
+
+# ------------------------------------------------------------------------------------ boards drawn once
+def test_a_board_is_drawn_once_for_each_version_and_never_shown_after_a_save(app, client, monkeypatch):
+    g = new_game(client)
+    drawn = watch_templates(app)
+    first = poll(client, g["view_token"], None)
+    assert drawn == ["games/_board_fragment.html"]
+    drawn.clear()
+    with counted(app) as seen:
+        again = poll(client, g["view_token"], "W/\"stale\"")  # another phone, with an old tag: the same board
+    assert again.status_code == 200 and again.get_data() == first.get_data() and drawn == [] and len(seen) == 1
+    save(client, g, 1)
+    after = poll(client, g["view_token"], None)
+    assert after.headers["ETag"] != first.headers["ETag"] and totals(after.get_data(as_text=True)) == [0, 15, 15, 15]
+    assert drawn == ["games/_board_fragment.html"]
+
+
+def test_a_board_kept_for_every_reader_carries_each_readers_own_form_token(tmp_path, request):
+    from tests.conftest import make_app
+
+    app = make_app(request, tmp_path, "sqlite")
+    app.config["WTF_CSRF_ENABLED"] = True
+    ann, ben = app.test_client(), app.test_client()
+    g = new_game(ann)
+    tokens = []
+    for c in (ann, ben, ann):
+        html = poll(c, g["edit_token"], None).get_data(as_text=True)
+        assert routes.CSRF_MARK not in html
+        found = set(re.findall(r'name="csrf_token" value="([^"]+)"', html))
+        assert len(found) == 1
+        tokens.append(found.pop())
+    assert tokens[0] != tokens[1]  # two readers, two sessions: each its own token in the same board
+    for c, token in ((ann, tokens[2]), (ben, tokens[1])):  # and each works for its reader
+        r = c.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 1, "csrf_token": token})
+        assert r.status_code == 302
+    assert ben.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 1, "csrf_token": tokens[0]}
+                    ).status_code == 400  # not another reader's
+
+
+def test_the_boards_kept_are_bounded(app, client):
+    app.extensions["boards"].size = 2
+    games = [new_game(client) for _ in range(3)]
+    for g in games:
+        poll(client, g["view_token"], None)
+    assert len(app.extensions["boards"]._drawn) == 2

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
@@ -27,6 +30,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -295,10 +299,62 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 cutter_of=lambda number: services.cutter_of(game, number))
 
 
-def board_fragment(game: Any, can_edit: bool, token: str) -> str:
+def board_fragment(game: Any, can_edit: bool, token: str, **extra: Any) -> str:
     """The board, and the links and undo under it (swapped out of band), as htmx re-draws them."""
-    ctx = board_context(game, can_edit, token)
-    return render_template("games/_board.html", **ctx) + render_template("games/_foot.html", oob=True, **ctx)
+    return render_template("games/_board_fragment.html", oob=True, **board_context(game, can_edit, token), **extra)
+
+
+class Boards:
+    """Boards this process has drawn, by what each was drawn from: its ETag (the game's id and version, the
+    language, the kind of link, the release) and the link. After a save the first phone to ask draws the
+    board; the others at the table that ask the same process get it as drawn. Nothing here needs sharing
+    between processes: an entry is only ever found by the version the database holds now (read by the same
+    request), so it can never show a board older than the last save; another process draws its own. The
+    reader's form token is put in on the way out (an edit board's forms carry it)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._drawn: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> str | None:
+        with self._lock:
+            html = self._drawn.get(key)
+            if html is not None:
+                self._drawn.move_to_end(key)
+            return html
+
+    def put(self, key: tuple[str, str], html: str) -> None:
+        with self._lock:
+            self._drawn[key] = html
+            self._drawn.move_to_end(key)
+            while len(self._drawn) > self.size:
+                self._drawn.popitem(last=False)
+
+
+CSRF_MARK = secrets.token_hex(16)  # stands for the reader's form token in a board kept for every reader
+
+
+@bp.record_once
+def _boards(state: Any) -> None:
+    state.app.extensions["boards"] = Boards(int(state.app.config.get("BOARD_CACHE_SIZE", 500)))
+
+
+def drawn_board(token: str, game_id: str, version: int, can_edit: bool) -> tuple[str, str]:
+    """The board for a link, and its ETag: as this process drew it for this version, else drawn now."""
+    boards: Boards = current_app.extensions["boards"]
+    tag = etag_for(game_id, version, can_edit)
+    html = boards.get((tag, token))
+    if html is None:
+        loaded = services.find(token)
+        if loaded is None:
+            abort(404)
+        game, can_edit = loaded
+        # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
+        tag = etag_for(game.id, game.version, can_edit)
+        html = board_fragment(game, can_edit, token, csrf_token=lambda: CSRF_MARK)
+        boards.put((tag, token), html)
+    return (html.replace(CSRF_MARK, generate_csrf()) if can_edit else html), tag
 
 
 @bp.get("/g/<token>")
@@ -318,21 +374,14 @@ def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: while the game's version is the one the
     phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
     read or drawn (no session, no rules, no template)."""
-    seen = request.headers.get("If-None-Match")
-    if seen:
-        found = services.version_of(token)
-        if found is None:
-            abort(404)
-        tag = etag_for(*found)
-        if tag in seen:
-            return _board_headers(Response(status=304), tag)
-    loaded = services.find(token)
-    if loaded is None:
+    found = services.version_of(token)
+    if found is None:
         abort(404)
-    game, can_edit = loaded
-    # the tag of the board drawn, from the game row this request read it with (never from an earlier read)
-    return _board_headers(make_response(board_fragment(game, can_edit, token)), etag_for(game.id, game.version,
-                                                                                         can_edit))
+    tag = etag_for(*found)
+    if tag in request.headers.get("If-None-Match", ""):
+        return _board_headers(Response(status=304), tag)
+    html, tag = drawn_board(token, *found)
+    return _board_headers(make_response(html), tag)
 
 
 def _board_headers(resp: Response, tag: str) -> Response:
