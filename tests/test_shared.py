@@ -117,3 +117,12 @@ def test_a_form_drawn_by_one_server_is_taken_by_the_other(tmp_path, request):
     r = other.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 1, "csrf_token": token})
     assert r.status_code == 302
     assert '<span class="count">1' in other.get(f"/g/{g['view_token']}/board").get_data(as_text=True)
+
+
+def test_the_headers_report_the_requests_own_count_even_if_its_window_ends_meanwhile(pair, monkeypatch):
+    a, _ = pair
+    now = ratelimit.clock()
+    ticks = iter([now] + [now + 90] * 20)  # the hit at the start of the request, then the minute is over
+    monkeypatch.setattr(ratelimit, "clock", lambda: next(ticks))
+    r = write(a)
+    assert r.status_code == 201 and r.headers["X-RateLimit-Remaining"] == "3"

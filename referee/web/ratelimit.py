@@ -5,7 +5,8 @@ workers, or two machines, never double a client's allowance, and a restart forge
 A storage for the ``limits`` library (what Flask-Limiter counts with), fixed windows: one row per client and
 limit, its count and when its window ends. A write's hit is one statement (an upsert that starts a new window
 when the old one has ended, else adds one, and returns the count), in a transaction of its own, committed
-before the request goes on. Rows whose window ended are swept now and then.
+before the request goes on (on PostgreSQL without waiting for the disk: a crash may forget the last counts,
+never a game). Rows whose window ended are swept now and then.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from flask import g, has_request_context
 from limits.storage import Storage
-from sqlalchemy import case, delete, select
+from sqlalchemy import case, delete, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -51,6 +52,8 @@ class DatabaseStorage(Storage):
             "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
         }).returning(COUNTS.c.count, COUNTS.c.expires_at)
         with db.engine.begin() as conn:
+            if dialect is postgresql:  # a count need not wait for the disk: a crash forgets a few (SQLite's WAL
+                conn.execute(text("SET LOCAL synchronous_commit TO OFF"))  # with synchronous=NORMAL never waits)
             row = conn.execute(stmt).one()
             count, expires = int(row[0]), float(row[1])
             if now - self._swept > SWEEP_EVERY:
@@ -60,20 +63,24 @@ class DatabaseStorage(Storage):
             g.setdefault("rate_counts", {})[key] = (count, expires)
         return count
 
-    def _row(self, key: str) -> tuple[int, float] | None:
+    def _seen(self, key: str) -> tuple[int, float] | None:
+        """The count and window end this request's own hit left (what its headers report, even if the window
+        ended a moment later), else what the database holds now for a window not over yet."""
         if has_request_context() and key in g.get("rate_counts", {}):
             return g.rate_counts[key]  # type: ignore[no-any-return]
         with db.engine.connect() as conn:
             row = conn.execute(select(COUNTS.c.count, COUNTS.c.expires_at).where(COUNTS.c.key == key)).first()
-        return None if row is None else (int(row[0]), float(row[1]))
+        if row is None or float(row[1]) <= clock():
+            return None
+        return int(row[0]), float(row[1])
 
     def get(self, key: str) -> int:
-        row = self._row(key)
-        return row[0] if row is not None and row[1] > clock() else 0
+        seen = self._seen(key)
+        return seen[0] if seen is not None else 0
 
     def get_expiry(self, key: str) -> float:
-        row = self._row(key)
-        return row[1] if row is not None and row[1] > clock() else clock()
+        seen = self._seen(key)
+        return seen[1] if seen is not None else clock()
 
     def check(self) -> bool:
         try:
