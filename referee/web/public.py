@@ -22,7 +22,7 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, current_app, url_for
+from flask import Flask, current_app, request, url_for
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -34,6 +34,12 @@ WRITE_METHODS = ["POST", "PUT", "DELETE"]
 limiter = Limiter(key_func=get_remote_address)
 writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
                               methods=WRITE_METHODS)
+
+@limiter.request_filter
+def _reads_go_by() -> bool:
+    """Only writes are limited: a read (a poll, a page, the referee) skips the limiter's work altogether."""
+    return request.method not in WRITE_METHODS
+
 
 _LINK = re.compile(r"(/g/)[^/?#\s\"']+")
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"']+")

@@ -43,7 +43,7 @@ from ...verdicts import CODES
 from .. import ROOT, jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..i18n import lang, message
+from ..i18n import message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..words import contract_words, option_label, option_value
 from . import services
@@ -223,7 +223,7 @@ def etag_for(game_id: str, version: int, can_edit: bool) -> str:
     """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
     the reader's language, the kind of link, and the templates and translations this server draws it with (so
     a phone never keeps a board drawn by an older release, nor one drawn by another server running other code)."""
-    return f'W/"{game_id}-{version}-{lang()}-{int(can_edit)}-{_release()}"'
+    return f'W/"{game_id}-{version}-{select_locale()}-{int(can_edit)}-{_release()}"'
 
 
 @lru_cache(maxsize=1)
