@@ -9,12 +9,14 @@ Notation (the JSON API's): a rank ``A 2 … 10 J Q K`` (``T`` for ten too) follo
 ['7H', '7D', 'JK']
 
 People write cards in their own language's letters (pt ``V D R`` for jack, queen, king; de ``B D K``) and the
-joker by its name; ``lang`` reads those as well as the notation above, and ``display`` writes them back:
+joker by its name. The engine knows no language's words: a ``Reading`` made of a language's letters (the web
+layer takes them from its translation catalogs) reads those as well as the notation, and writes them back:
 
->>> Card.parse("B♥", lang="de"), Card.parse("dc", lang="pt"), Card.parse("Coringa", lang="pt")
-(Card('JH'), Card('QC'), Card('JK'))
->>> display(Card.parse("BH", lang="de"), "de")
-'B♥'
+>>> pt = Reading.local({Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"}, "Coringa")
+>>> Card.parse("vh", pt), Card.parse("D♣", pt), Card.parse("coringa", pt), Card.parse("QS", pt)
+(Card('JH'), Card('QC'), Card('JK'), Card('QS'))
+>>> pt.card_text(Card.parse("KS")), pt.rank_text(None)
+('R♠', 'Coringa')
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import Mapping
 
 from .errors import RefereeError
 
@@ -59,10 +62,10 @@ class Rank(IntEnum):
         return _RANK_SYMBOL[self]
 
     @classmethod
-    def parse(cls, text: str, lang: str | None = None) -> "Rank":
-        """A rank in the notation, or also in the letters of ``lang``."""
+    def parse(cls, text: str, reading: "Reading | None" = None) -> "Rank":
+        """A rank in the notation, or in ``reading``'s letters."""
         try:
-            return _reading(lang).ranks[text.strip().upper()]
+            return (reading or NOTATION).ranks[text.strip().upper()]
         except KeyError:
             raise CardError(text) from None
 
@@ -126,11 +129,11 @@ class Card:
         return self.rank is None
 
     @classmethod
-    def parse(cls, text: str, lang: str | None = None) -> "Card":
-        """A card in the notation, or also in the letters and the joker's name of ``lang``."""
+    def parse(cls, text: str, reading: "Reading | None" = None) -> "Card":
+        """A card in the notation, or in ``reading``'s letters and joker's name."""
         if not isinstance(text, str):
             raise CardError(repr(text))
-        reading = _reading(lang)
+        reading = reading or NOTATION
         t = text.strip().upper()
         if t in reading.jokers:
             return JOKER
@@ -166,73 +169,83 @@ NATURALS: tuple[Card, ...] = tuple(_CARDS[(r, s)] for r in Rank for s in SUIT_OR
 _SPLIT = re.compile(r"[\s,|;]+")
 
 
-def parse_cards(text: str | list[str], lang: str | None = None) -> list[Card]:
+def parse_cards(text: str | list[str], reading: Reading | None = None) -> list[Card]:
     """Cards from a list of tokens or from one string separated by spaces, commas or bars."""
     tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else text
     if not isinstance(tokens, list):
         raise CardError(repr(text))
-    return [Card.parse(t, lang) for t in tokens]
+    return [Card.parse(t, reading) for t in tokens]
 
 
-# Rank letters as the source documents write them (es J Q K A, pt V D R A, de B D K A).
-LOCAL_RANK_LETTERS: dict[str, dict[Rank, str]] = {
-    "en": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
-    "es": {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
-    "pt": {Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},
-    "de": {Rank.ACE: "A", Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"},
-}
-LOCAL_JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
+_NOTATION_JOKERS = (JOKER_TEXT, "JOKER", "🃏")
+_SEPARATOR = re.compile(r"[\s,|;]")
 
 
-def rank_display(rank: Rank, lang: str = "en") -> str:
-    letters = LOCAL_RANK_LETTERS.get(lang, LOCAL_RANK_LETTERS["en"])
-    return letters.get(rank, rank.symbol)
-
-
-def display(card: Card, lang: str = "en") -> str:
-    """A card for people: localized rank letter and a suit symbol (``10♥``, pt ``V♣``)."""
-    if card.rank is None:
-        return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"])
-    assert card.suit is not None
-    return rank_display(card.rank, lang) + card.suit.symbol
+class ReadingError(ValueError):
+    """Letters that would make a written card mean two things, or nothing."""
 
 
 @dataclass(frozen=True)
 class Reading:
-    """What a card may be written as, upper-cased: rank texts, suit texts and the joker's names."""
+    """How cards are written in one language: what each text means (upper-cased: rank texts, suit texts and
+    the joker's names) and how each rank and the joker are shown. ``NOTATION`` is the JSON API's; a language's
+    own letters and joker name are laid over it with ``Reading.local`` (the web layer finds them in its
+    translation catalogs: the engine holds no language's words)."""
 
     ranks: dict[str, Rank]
     suits: dict[str, Suit]
     jokers: frozenset[str]
+    letters: dict[Rank, str]  # how each rank is shown
+    joker: str  # how a joker is shown
+
+    @classmethod
+    def local(cls, letters: Mapping[Rank, str], joker: str) -> "Reading":
+        """The notation, with these letters for their ranks (the notation's letters stay readable where no
+        local letter takes them) and this name for the joker. Letters that would make one text mean two
+        ranks, or a joker's name that reads as a card, are refused (``ReadingError``)."""
+        ranks = dict(_RANK_BY_SYMBOL)
+        taken: dict[str, Rank] = {}
+        for rank, letter in letters.items():
+            text = letter.strip().upper()
+            if not text or _SEPARATOR.search(text):
+                raise ReadingError(f"no usable letter for {rank.symbol}: {letter!r}")
+            if taken.get(text, rank) != rank or _RANK_BY_SYMBOL.get(text, rank) != rank:
+                raise ReadingError(f"{letter!r} would mean two ranks")
+            if text in _NOTATION_JOKERS:
+                raise ReadingError(f"{letter!r} is the joker's notation")
+            taken[text] = rank
+        ranks |= taken
+        name = joker.strip()
+        if not name or _SEPARATOR.search(name) or name.upper() in ranks or _reads_as_card(name.upper(), ranks):
+            raise ReadingError(f"{joker!r} cannot name the joker")
+        shown = {rank: letters.get(rank, rank.symbol).strip() for rank in Rank}
+        return cls(ranks, dict(_SUIT_BY_TEXT), frozenset((*_NOTATION_JOKERS, name.upper())), shown, name)
+
+    def rank_text(self, rank: Rank | None) -> str:
+        """A rank alone as people write it (a joker by its name): a leftover card where suits do not count."""
+        return self.joker if rank is None else self.letters[rank]
+
+    def card_text(self, card: Card) -> str:
+        """A card for people: the rank's letter and a suit symbol (``10♥``, pt ``V♣``), a joker by its name."""
+        if card.rank is None:
+            return self.joker
+        assert card.suit is not None
+        return self.letters[card.rank] + card.suit.symbol
 
 
-_NOTATION_JOKERS = (JOKER_TEXT, "JOKER", "🃏")
+def _reads_as_card(text: str, ranks: dict[str, Rank]) -> bool:
+    return len(text) >= 2 and text[-1] in _SUIT_BY_TEXT and text[:-1] in ranks
 
 
-def _make_reading(lang: str | None) -> Reading:
-    ranks = dict(_RANK_BY_SYMBOL)
-    jokers = set(_NOTATION_JOKERS)
-    if lang in LOCAL_RANK_LETTERS:
-        # the reader's letters come first; the notation's letters stay readable where no local letter takes them
-        # (no language here gives a notation letter another rank: tests/test_cards.py holds that)
-        ranks |= {letter.upper(): rank for rank, letter in LOCAL_RANK_LETTERS[lang].items()}
-        jokers.add(LOCAL_JOKER[lang].upper())
-    return Reading(ranks, dict(_SUIT_BY_TEXT), frozenset(jokers))
+NOTATION = Reading(dict(_RANK_BY_SYMBOL), dict(_SUIT_BY_TEXT), frozenset(_NOTATION_JOKERS),
+                   {rank: rank.symbol for rank in Rank}, JOKER_TEXT)
 
 
-_READINGS = {lang: _make_reading(lang) for lang in (None, *LOCAL_RANK_LETTERS)}
+def display(card: Card, reading: Reading = NOTATION) -> str:
+    """A card as ``reading`` shows it (``Reading.card_text``)."""
+    return reading.card_text(card)
 
 
-def _reading(lang: str | None) -> Reading:
-    return _READINGS.get(lang) or _READINGS[None]
-
-
-def reading(lang: str | None) -> Reading:
-    """How cards written in ``lang`` are read (the notation's, when ``lang`` is None): the card picker in the
-    browser reads typed cards with these same tables."""
-    return _reading(lang)
-
-
-def rank_text(rank: Rank | None, lang: str = "en") -> str:
-    """A rank alone as people write it (a joker by its name): what a leftover card is when suits do not count."""
-    return LOCAL_JOKER.get(lang, LOCAL_JOKER["en"]) if rank is None else rank_display(rank, lang)
+def rank_text(rank: Rank | None, reading: Reading = NOTATION) -> str:
+    """A rank alone as ``reading`` shows it, a joker by its name (``Reading.rank_text``)."""
+    return reading.rank_text(rank)

@@ -76,6 +76,7 @@ class HandSpec:
 
 
 BUY_EXTRA_CARDS = 1  # a buyer takes the discard and this many cards from the stock, in every family
+CARDS_IN_A_DECK = len(Rank) * len(Suit)  # 52: a deck's natural cards, its jokers apart
 
 # ------------------------------------------------------------------------------------------------- the options
 SETUP, REFEREE = "setup", "referee"  # the screens that offer a house rule: the new-game screen, the referee
@@ -180,6 +181,10 @@ class DeckRule:
     decks: int
     jokers: int  # the default: all the decks' jokers
     jokers_range: tuple[int, int]
+
+    def pack_size(self, jokers: int) -> int:
+        """The cards in a pack of these decks with this many jokers."""
+        return self.decks * CARDS_IN_A_DECK + jokers
 
 
 @dataclass(frozen=True)
@@ -508,6 +513,11 @@ class Rules:
         spec = self.hand(min(hand, len(self.hands)))  # a replay is the last hand again
         return spec.deal + (1 + BUY_EXTRA_CARDS) * buys
 
+    @property
+    def pack_size(self) -> int:
+        """How many cards the pack holds, jokers included."""
+        return self.decks * CARDS_IN_A_DECK + self.jokers
+
     def copies(self, card: Card) -> int:
         """How many of this card the pack holds."""
         return self.jokers if card.rank is None else self.decks
@@ -632,6 +642,22 @@ def resolve(fid: Any, variants: Any = (), options: Any = None, players: Any = No
         hands.append(HandSpec(i, n, contract, deal))
     return Rules(fam, tuple(dict.fromkeys(variants)), chosen, players, decks, jokers, tuple(hands),
                  HouseRules.of(chosen))
+
+
+def preview(fid: Any, variants: Any = (), options: Any = None, players: int = 0) -> Rules:
+    """The rules a setup screen shows while the table is still being set: for the number of players brought
+    within the family's limits, and the family's own rules where the variants and house rules chosen so far do
+    not make a game (they are refused by name when the game is started).
+
+    >>> preview("liverpool", players=12).players, preview("liverpool", [], {"decks": 99}, 4).decks
+    (8, 2)
+    """
+    fam = family(fid)
+    seats = min(max(players, fam.players[0]), fam.players[1])
+    try:
+        return resolve(fam.id, variants, options, seats)
+    except RefereeError:
+        return resolve(fam.id, (), {}, seats)
 
 
 def facts(fam: Family) -> dict[str, int]:

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from .cards import JOKER_TEXT, Card, CardError, Rank, Suit
+from .cards import JOKER_TEXT, Card, CardError, Rank, Reading, Suit
 from .families import Rules
 from .pack import can_make, most_points
 from .verdicts import Violation
@@ -76,25 +76,25 @@ class Leftover:
     suit: Suit | None = None
 
     @classmethod
-    def parse(cls, text: str, lang: str | None = None) -> "Leftover":
-        """A leftover in the notation, or also in the letters of ``lang`` (de ``B`` is a jack)."""
+    def parse(cls, text: str, reading: Reading | None = None) -> "Leftover":
+        """A leftover in the notation, or in ``reading``'s letters (de ``B`` is a jack)."""
         if not isinstance(text, str):
             raise CardError(repr(text))
         try:
-            card = Card.parse(text, lang)
+            card = Card.parse(text, reading)
             return cls(card.rank, card.suit)
         except CardError:
             pass
         try:
-            return cls(Rank.parse(text.strip(), lang))
+            return cls(Rank.parse(text.strip(), reading))
         except CardError:
             raise CardError(text) from None
 
     @classmethod
-    def parse_all(cls, text: str | Sequence[str], lang: str | None = None) -> tuple["Leftover", ...]:
+    def parse_all(cls, text: str | Sequence[str], reading: Reading | None = None) -> tuple["Leftover", ...]:
         """Leftovers from a list of tokens or from one string separated by spaces or commas."""
         tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else list(text)
-        return tuple(cls.parse(t, lang) for t in tokens)
+        return tuple(cls.parse(t, reading) for t in tokens)
 
     def __str__(self) -> str:
         if self.rank is None:

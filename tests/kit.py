@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from referee.cards import Card, parse_cards
+from pathlib import Path
+
+from referee.cards import Card, Reading, parse_cards
 from referee.families import Rules, resolve
+from referee.web.i18n import card_readings
+
+# How each of the app's languages writes cards, from the catalogs in translations/ (as the app reads them)
+READINGS: dict[str, Reading] = card_readings(str(Path(__file__).resolve().parents[1] / "translations"))
+
+
+def reading(lang: str | None) -> Reading | None:
+    """A language's way of writing cards; None (the notation alone) for no language or one the app lacks."""
+    return READINGS.get(lang) if lang else None
 
 
 def cards(text: str) -> list[Card]:

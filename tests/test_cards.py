@@ -1,6 +1,7 @@
 import pytest
 
-from referee.cards import JOKER, Card, CardError, Rank, Suit, display, parse_cards
+from referee.cards import JOKER, NOTATION, Card, CardError, Rank, Reading, ReadingError, Suit, display, parse_cards
+from tests.kit import reading
 
 
 class TestParse:
@@ -40,4 +41,39 @@ class TestDisplay:
         ("JK", "es", "Comodín"), ("JK", "pt", "Coringa"),
     ])
     def test_local_letters(self, text, lang, shown):
-        assert display(Card.parse(text), lang) == shown
+        assert display(Card.parse(text), reading(lang)) == shown
+
+
+class TestReadingLocal:
+    """A language's letters are data the engine is handed; letters that would make a card mean two things are
+    refused when the reading is made."""
+
+    FACES = {Rank.ACE: "A", Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"}
+
+    def test_letters_and_name_are_read_and_shown(self):
+        r = Reading.local(self.FACES, "Joker")
+        assert Card.parse("bh", r) == Card.parse("JH") and Card.parse("JH", r) == Card.parse("JH")
+        assert Card.parse("joker", r) is JOKER and Card.parse("JK", r) is JOKER
+        assert r.card_text(Card.parse("QD")) == "D♦" and r.rank_text(Rank.TEN) == "10" and r.rank_text(None) == "Joker"
+
+    @pytest.mark.parametrize("letters, joker", [
+        ({Rank.JACK: "D", Rank.QUEEN: "D"}, "Joker"),  # one letter, two ranks
+        ({Rank.QUEEN: "K"}, "Joker"),  # the notation's king
+        ({Rank.JACK: "Q"}, "Joker"),
+        ({Rank.ACE: "10"}, "Joker"),  # a number rank's figure
+        ({Rank.KING: "T"}, "Joker"),  # the notation's ten
+        ({Rank.JACK: ""}, "Joker"),  # missing
+        ({Rank.JACK: "B B"}, "Joker"),  # cannot be typed as one card
+        ({Rank.JACK: "JK"}, "Joker"),  # the joker's notation
+        ({Rank.JACK: "B"}, "B"),  # a joker named as a rank
+        ({Rank.JACK: "B"}, "BH"),  # a joker named as a card
+        ({Rank.JACK: "B"}, ""),
+        ({Rank.JACK: "B"}, "Le Joker"),
+    ])
+    def test_ambiguous_or_missing_letters_refused(self, letters, joker):
+        with pytest.raises(ReadingError):
+            Reading.local(letters, joker)
+
+    def test_the_notation_shows_itself(self):
+        assert NOTATION.card_text(Card.parse("qd")) == "Q♦" and NOTATION.rank_text(None) == "JK"
+        assert display(Card.parse("10s")) == "10♠"

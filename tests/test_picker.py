@@ -2,12 +2,17 @@
 reads them, the JSON API keeps its notation; and the card picker's facts come from the engine."""
 
 import re
+from pathlib import Path
 
 import pytest
 
-from referee.cards import JOKER, LOCAL_JOKER, LOCAL_RANK_LETTERS, Card, CardError, Rank, display, parse_cards, reading
+from referee.cards import JOKER, NOTATION, Card, CardError, Rank, display, parse_cards
 from referee.families import resolve
+from referee.i18n import LANGUAGES
 from referee.scoring import Leftover
+from tests.kit import reading
+
+LOCAL_JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
 
 
 class TestLocalLetters:
@@ -19,37 +24,76 @@ class TestLocalLetters:
         ("JH", "de", "JH"), ("QD", "de", "QD"), ("KH", "pt", "KH"), ("JK", "pt", "JK"), ("QS", "pt", "QS"),
     ])
     def test_read(self, text, lang, card):
-        assert str(Card.parse(text, lang)) == card
+        assert str(Card.parse(text, reading(lang))) == card
 
     @pytest.mark.parametrize("text, lang", [("BH", "en"), ("BH", None), ("VH", "de"), ("RH", "de"), ("BH", "pt"),
                                             ("Coringa", "de"), ("Comodín", None), ("B", "de"), ("DX", "de")])
     def test_refused(self, text, lang):
         with pytest.raises(CardError):
-            Card.parse(text, lang)
+            Card.parse(text, reading(lang))
 
     def test_the_notation_alone_without_a_language(self):
         with pytest.raises(CardError):
             parse_cards("BH DD", None)
-        assert parse_cards("B♥ D♦ K♣", "de") == parse_cards("JH QD KC")
+        assert parse_cards("B♥ D♦ K♣", reading("de")) == parse_cards("JH QD KC")
 
-    @pytest.mark.parametrize("lang", sorted(LOCAL_RANK_LETTERS))
+    @pytest.mark.parametrize("lang", sorted(LANGUAGES))
     def test_no_letter_means_two_ranks(self, lang):
-        notation = reading(None).ranks
+        notation = NOTATION.ranks
         for text, rank in reading(lang).ranks.items():
             assert notation.get(text, rank) == rank, (lang, text)
 
-    @pytest.mark.parametrize("lang", sorted(LOCAL_RANK_LETTERS))
+    @pytest.mark.parametrize("lang", sorted(LANGUAGES))
     def test_round_trip_in_every_language(self, lang):
         for rank in Rank:
             for suit in "SHDC":
                 card = Card.parse(rank.symbol + suit)
-                assert Card.parse(display(card, lang), lang) == card
-        assert Card.parse(display(JOKER, lang), lang) is JOKER
-        assert display(JOKER, lang) == LOCAL_JOKER[lang]
+                assert Card.parse(display(card, reading(lang)), reading(lang)) == card
+        assert Card.parse(display(JOKER, reading(lang)), reading(lang)) is JOKER
+        assert display(JOKER, reading(lang)) == LOCAL_JOKER[lang]
+
+    @pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+    def test_every_catalog_writes_every_letter_and_the_joker(self, lang):
+        """Each language's letters and joker name live in its catalog (context "card rank"): none may be missing,
+        and together they must read every card one way only (``Reading.local`` refuses them otherwise)."""
+        from babel.messages.pofile import read_po
+
+        from referee.web.i18n import card_readings
+
+        root = Path(__file__).resolve().parents[1] / "translations"
+        with open(root / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+            catalog = read_po(f)
+        for msgid in ("A", "J", "Q", "K", "Joker"):
+            entry = catalog.get(msgid, context="card rank")
+            assert entry is not None and entry.string and not entry.fuzzy, (lang, msgid)
+        r = card_readings(str(root), (lang,))[lang]
+        shown = [r.rank_text(rank) for rank in Rank] + [r.joker]
+        assert len({t.upper() for t in shown}) == len(shown), (lang, shown)
+        for text in shown:
+            assert Leftover.parse(text, r) == Leftover.parse(text.upper(), r)
+
+    def test_a_catalog_with_ambiguous_letters_stops_the_app(self, tmp_path):
+        """A translation that gives two ranks one letter fails when the readings are made (the app does this
+        when it starts), not at the first card typed."""
+        from babel.messages.catalog import Catalog
+        from babel.messages.mofile import write_mo
+
+        from referee.cards import ReadingError
+        from referee.web.i18n import card_readings
+
+        cat = Catalog(locale="de")
+        for msgid, text in (("A", "A"), ("J", "D"), ("Q", "D"), ("K", "K"), ("Joker", "Joker")):
+            cat.add(msgid, text, context="card rank")
+        (tmp_path / "de" / "LC_MESSAGES").mkdir(parents=True)
+        with open(tmp_path / "de" / "LC_MESSAGES" / "messages.mo", "wb") as f:
+            write_mo(f, cat)
+        with pytest.raises(ReadingError):
+            card_readings(str(tmp_path), ("en", "de"))
 
     def test_leftovers_by_rank_in_the_reader_letters(self):
-        assert [str(x) for x in Leftover.parse_all("B D K Joker 7 bh", "de")] == ["J", "Q", "K", "JK", "7", "JH"]
-        assert [str(x) for x in Leftover.parse_all("V D R Coringa", "pt")] == ["J", "Q", "K", "JK"]
+        assert [str(x) for x in Leftover.parse_all("B D K Joker 7 bh", reading("de"))] == ["J", "Q", "K", "JK", "7",
+                                                                                             "JH"]
+        assert [str(x) for x in Leftover.parse_all("V D R Coringa", reading("pt"))] == ["J", "Q", "K", "JK"]
         with pytest.raises(CardError):
             Leftover.parse_all("B", None)
 

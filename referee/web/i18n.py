@@ -1,7 +1,11 @@
-"""Locale choice and the translated words of the engine's verdicts.
+"""Locale choice, cards in the reader's letters, and the translated words of the engine's verdicts.
 
 The locale comes from ``?lang=`` (remembered in a cookie), else the cookie, else ``Accept-Language``, among
 the app's languages; English is the source language.
+
+Each language's rank letters and joker name live in its catalog, once, under the context "card rank" (de
+``B D K``, pt ``V D R``, es "Comodín"); ``card_readings`` turns them into the engine's ``Reading``, which every
+web form with cards and the card picker read with.
 """
 
 from __future__ import annotations
@@ -10,10 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from babel import Locale
+from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
 
-from ..cards import Card, Rank, display, rank_display
+from ..cards import Card, Rank, Reading
+from ..i18n import LANGUAGES
 
 COOKIE = "lang"
 
@@ -39,8 +45,39 @@ def lang() -> str:
     return str(get_locale() or "en")
 
 
+def card_words(catalog: NullTranslations) -> tuple[dict[Rank, str], str]:
+    """A language's rank letters and its joker's name, as its catalog translates them."""
+    letters = {Rank.ACE: catalog.pgettext("card rank", "A"), Rank.JACK: catalog.pgettext("card rank", "J"),
+               Rank.QUEEN: catalog.pgettext("card rank", "Q"), Rank.KING: catalog.pgettext("card rank", "K")}
+    return {rank: str(text) for rank, text in letters.items()}, str(catalog.pgettext("card rank", "Joker"))
+
+
+def card_readings(directories: str, languages: tuple[str, ...] = LANGUAGES) -> dict[str, Reading]:
+    """How each language writes cards, from the catalogs in ``directories`` (the app's
+    ``BABEL_TRANSLATION_DIRECTORIES``). Letters that would make a card mean two things fail here, when the app
+    starts (``ReadingError``)."""
+    out = {}
+    for code in languages:
+        catalog: NullTranslations = NullTranslations()
+        for directory in directories.split(";"):
+            found = Translations.load(directory, [code])
+            if isinstance(found, Translations):
+                catalog = found
+                break
+        out[code] = Reading.local(*card_words(catalog))
+    return out
+
+
+def card_reading() -> Reading:
+    """How the reader's language writes cards: what the forms read, and how cards are shown."""
+    readings: dict[str, Reading] = current_app.extensions["card_readings"]
+    return readings.get(lang()) or readings["en"]
+
+
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    app.extensions["card_readings"] = card_readings(app.config["BABEL_TRANSLATION_DIRECTORIES"],
+                                                    tuple(app.config["LANGUAGES"]))
 
     @app.after_request
     def remember_language(response):  # type: ignore[no-untyped-def]
@@ -87,16 +124,18 @@ def card_facts(rules: Any, hand: int | None = None, ranks_only: bool = False) ->
 
 def rank_letters(symbols: str) -> str:
     """Rank letters as the reader's language writes them (pt ``R D V`` for ``K Q J``)."""
-    return " ".join(rank_display(Rank.parse(s), lang()) for s in symbols)
+    reading = card_reading()
+    return " ".join(reading.rank_text(Rank.parse(s)) for s in symbols)
 
 
 def card_text(card: Card | str) -> str:
+    """A card (or a card in the notation) as the reader writes it (pt ``V♣``)."""
     if isinstance(card, str):
         try:
-            return display(Card.parse(card), lang())
+            return card_reading().card_text(Card.parse(card))
         except ValueError:
             return card
-    return display(card, lang())
+    return card_reading().card_text(card)
 
 
 def message(code: str, params: dict[str, Any]) -> str:

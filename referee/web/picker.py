@@ -12,11 +12,11 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Rank, parse_cards, rank_display, rank_text, reading
+from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Rank, parse_cards
 from ..families import Rules
 from ..scoring import Leftover
 from .errors import Refusal
-from .i18n import card_text, lang
+from .i18n import card_reading, card_text
 
 RANKS = tuple(Rank)
 
@@ -24,18 +24,17 @@ RANKS = tuple(Rank)
 def notation() -> dict[str, Any]:
     """How the reader's language writes cards, for the picker's script: what each typed rank, suit and joker
     name means (upper-cased), and the letters and symbols to show."""
-    lg = lang()
-    r = reading(lg)
+    r = card_reading()
     return {
         "ranks": {text: rank.symbol for text, rank in r.ranks.items()},
         "suits": {text: suit.value for text, suit in r.suits.items()},
         "jokers": sorted(r.jokers),
-        "show": {rank.symbol: rank_display(rank, lg) for rank in RANKS},
+        "show": {rank.symbol: r.rank_text(rank) for rank in RANKS},
         "order": [rank.symbol for rank in RANKS],
         "symbols": {s.value: s.symbol for s in SUIT_ORDER},
         "suitOrder": [s.value for s in SUIT_ORDER],
         "red": [s.value for s in SUIT_ORDER if s.red],
-        "joker": rank_text(None, lg),
+        "joker": r.joker,
     }
 
 
@@ -70,15 +69,15 @@ def facts(rules: Rules, hand: int | None = None, ranks_only: bool = False) -> di
 
 
 def _refuse(text: str, field: str | None) -> Refusal:
-    return Refusal("bad_typed_card", field, text=text[:20], faces=" ".join(rank_display(r, lang()) for r in
-                                                                         (Rank.JACK, Rank.QUEEN, Rank.KING)),
-                   joker=rank_text(None, lang()))
+    r = card_reading()
+    return Refusal("bad_typed_card", field, text=text[:20],
+                   faces=" ".join(r.rank_text(rank) for rank in (Rank.JACK, Rank.QUEEN, Rank.KING)), joker=r.joker)
 
 
 def typed_cards(text: str | None, field: str) -> list[Card]:
     """Cards typed or tapped into a form, in the reader's letters or the notation."""
     try:
-        return parse_cards(text or "", lang())
+        return parse_cards(text or "", card_reading())
     except CardError as e:
         raise _refuse(e.text, field) from None
 
@@ -87,7 +86,7 @@ def typed_leftovers(text: str | None, field: str) -> list[str]:
     """A player's leftover cards typed or tapped into the end-of-hand form, in the notation the scoreboard
     stores (``J``, ``10H``, ``JK``)."""
     try:
-        return [str(x) for x in Leftover.parse_all((text or "").replace(",", " "), lang())]
+        return [str(x) for x in Leftover.parse_all((text or "").replace(",", " "), card_reading())]
     except CardError as e:
         raise _refuse(e.text, field) from None
 
@@ -102,7 +101,7 @@ def leftovers_text(tokens: Any) -> str:
             out.append(str(token))
             continue
         if left.suit is None:
-            out.append(rank_text(left.rank, lang()))
+            out.append(card_reading().rank_text(left.rank))
         else:
             out.append(card_text(Card.parse(str(left))))
     return " ".join(out)

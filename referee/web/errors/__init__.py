@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import format_decimal, gettext
 
-from ...cards import Card, CardError, Rank, rank_display
+from ...cards import Card, CardError, Rank
 from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
@@ -136,7 +136,7 @@ def status_of(e: RefereeError) -> int:
 def param_text(name: str, value: Any) -> str:
     """A message parameter in the reader's language: cards in their letters, numbers in their digits, an
     expectation ("a whole number") translated, lists joined."""
-    from ..i18n import card_text, lang
+    from ..i18n import card_reading, card_text
 
     if isinstance(value, (list, tuple)):
         return ", ".join(param_text(name, v) for v in value)
@@ -152,7 +152,7 @@ def param_text(name: str, value: Any) -> str:
         except CardError:
             pass
         try:  # a rank alone (a leftover card, where suits do not count), in the reader's letters
-            return rank_display(Rank.parse(value), lang())
+            return card_reading().rank_text(Rank.parse(value))
         except (CardError, AttributeError):
             return str(value)
     if isinstance(value, int) and not isinstance(value, bool):

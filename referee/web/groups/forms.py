@@ -1,5 +1,6 @@
 """The group's forms. House rules are the setup screen's own fields (``opt_<name>``, one per option the family
-has), read by the scoreboard's helper; everything else is declared here."""
+has), a form of their own built from the options' descriptions (``web.options.house_rules_form``); everything
+else is declared here."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ...families import FAMILIES
+from ..fields import ListField
 from ..i18n import _l
 
 
@@ -34,6 +36,8 @@ class NewGameForm(FlaskForm):
     new_name = StringField(_l("Someone new"), validators=[Optional(), Length(max=40)])
     family = SelectField(_l("Rule family"), choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()])
     first_dealer = StringField(_l("Who deals first"), validators=[Optional(), Length(max=40)])
+    variants = ListField()
+    shown_family = HiddenField()  # the family the page showed: a new family starts from its own last game
     add = SubmitField(_l("Add"))
     update = SubmitField(_l("Update"))
     start = SubmitField(_l("Start the game"))
@@ -46,3 +50,12 @@ class RematchForm(FlaskForm):
 class ImportForm(FlaskForm):
     file = FileField(_l("A group's JSON file"))
     json = TextAreaField(_l("Or paste it here"), validators=[Optional(), Length(max=2_000_000)])
+
+
+class StatsForm(FlaskForm):
+    """The group page's choice of family for its stats (a link's query string)."""
+
+    family = SelectField(choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()], validate_choice=False)
+
+    class Meta:
+        csrf = False

@@ -20,36 +20,26 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
 
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, SETUP, options_on, resolve
+from ...families import FAMILIES, SETUP, preview
 from .. import options as house
 from ..errors import error_text, status_of
 from ..models import Game, Group
 from ..scoreboard import routes as games_routes
-from ..words import contract_words, option_label, option_value
+from ..tokens import Links
+from ..words import contract_words
 from . import services
-from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm
+from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm, StatsForm
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
 
 MY_GROUPS = "my_groups"
-MAX_REMEMBERED = 30
 IMPORT_LIMIT = 2_000_000
 
 
 # ------------------------------------------------------------------------------------------ this device's groups
-def remembered() -> list[str]:
-    try:
-        tokens = json.loads(request.cookies.get(MY_GROUPS, "[]"))
-    except ValueError:
-        return []
-    return [t for t in tokens if isinstance(t, str)][:MAX_REMEMBERED] if isinstance(tokens, list) else []
-
-
-def remember(resp: BaseResponse, token: str) -> BaseResponse:
-    tokens = [token] + [t for t in remembered() if t != token]
-    resp.set_cookie(MY_GROUPS, json.dumps(tokens[:MAX_REMEMBERED]), max_age=400 * 24 * 3600, httponly=True,
-                    samesite="Lax", secure=request.is_secure)
-    return resp
+links = Links(lambda token: services.find(token), MY_GROUPS)  # the group a link opens; the groups this device opened
+load, edit_only = links.load, links.edit_only
+remembered, remember = links.remembered, links.remember
 
 
 @bp.get("")
@@ -69,22 +59,8 @@ def new() -> Any:
 
 
 # ------------------------------------------------------------------------------------------ one group
-def load(token: str) -> tuple[Group, bool]:
-    found = services.find(token)
-    if found is None:
-        abort(404)
-    return found
-
-
-def edit_only(token: str) -> Group:
-    group, can_edit = load(token)
-    if not can_edit:
-        abort(403)
-    return group
-
-
 def family_filter() -> str | None:
-    fam = request.args.get("family")
+    fam = StatsForm(formdata=request.args).family.data
     return fam if fam in FAMILIES else None
 
 
@@ -190,11 +166,11 @@ def new_game(token: str) -> Any:
                 form.new_name.data = ""
             except RefereeError as e:
                 return _new_page(group, token, form, fam_id, like, error_text(e.code, e.params)), status_of(e)
-        same_family = request.form.get("shown_family") == fam_id  # a new family starts from its own last game
+        same_family = form.shown_family.data == fam_id  # a new family starts from its own last game
         return _new_page(group, token, form, fam_id, like, None, keep_rules=same_family)
     fam = FAMILIES[fam_id]
-    variants = request.form.getlist("variants")
-    options = house.from_form(request.form, SETUP, fam)
+    variants = list(form.variants.data)
+    options = house.house_rules_form(SETUP, fam, request.form).options()
     dealer_key = services.name_key(form.first_dealer.data or "")
     keys = [services.name_key(n) for n in names]
     dealer = keys.index(dealer_key) if dealer_key in keys else 0
@@ -213,22 +189,15 @@ def _new_page(group: Group, token: str, form: NewGameForm, fam_id: str, like: Ga
     already holds some (``keep_rules``)."""
     fam = FAMILIES[fam_id]
     names = form.players.data or []
-    setup = [o.name for o in options_on(SETUP, fam)]
     if keep_rules and request.method == "POST":
-        variants = request.form.getlist("variants")
-        current = {o: request.form.get(f"opt_{o}", "") for o in setup}
+        variants = list(form.variants.data)
+        rules_form = house.house_rules_form(SETUP, fam, request.form)
     else:
         variants = list(like.variants) if like else []
-        current = {o: house.as_text(OPTIONS[o], like.options[o]) if like and o in like.options else "" for o in setup}
-    players = min(max(len(names), fam.players[0]), fam.players[1])
-    try:
-        chosen = house.from_form({house.field_name(o): v for o, v in current.items()}, SETUP, fam)
-        rules = resolve(fam_id, variants, chosen, players)
-    except RefereeError:
-        rules = resolve(fam_id, [], {}, players)
+        rules_form = house.house_rules_form(SETUP, fam, options=like.options if like else None)
+    rules = preview(fam_id, variants, rules_form.options(), len(names))
     return render_template("groups/new_game.html", group=group, token=token, form=form, fam=fam,
-                           families=FAMILIES, variants=variants, current_values=current, setup_options=setup,
-                           options=OPTIONS, option_label=option_label, option_value=option_value, rules=rules,
+                           families=FAMILIES, variants=variants, house=rules_form, rules=rules,
                            contract_words=contract_words, like=like, error=error)
 
 

@@ -1,5 +1,6 @@
 """The referee's forms (Flask-WTF): the table settings every ruling shares, and one form per ruling. The house
-rules travel beside them as ``opt_<name>`` fields (``web.options``)."""
+rules travel beside them as ``opt_<name>`` fields, a form of their own built from the options' descriptions
+(``web.options.house_rules_form``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
 from ...families import FAMILIES
+from ..fields import ListField, cut
 from ..i18n import _l
 
 # the fewest and the most players any family is played by
@@ -32,9 +34,17 @@ class TableForm(FlaskForm):
     family = SelectField(_l("Rule family"), choices=[SelectChoice(f.id, f.name) for f in FAMILIES.values()])
     hand = IntegerField(_l("Hand"), default=1, validators=[Optional(), NumberRange(min=1, max=12)])
     players = IntegerField(_l("Players"), validators=[Optional(), NumberRange(min=PLAYERS[0], max=PLAYERS[1])])
+    variants = ListField()
+    gone_down = StringField(filters=[cut(300)])  # who is down in the game the scoreboard opened this from
 
     class Meta:
         csrf = True
+
+
+class PickerForm(TableForm):
+    """The card picker asking for the facts of other table settings: which ruling's field it fills."""
+
+    mode = StringField(default="check")
 
 
 class CheckForm(TableForm):

@@ -20,16 +20,17 @@ from ... import arrange as arrange_mod
 from ... import contracts, table
 from ...cards import Card, CardError
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, REFEREE, Rules, options_on, resolve
+from ...families import FAMILIES, REFEREE, Family, Rules, resolve
 from ...i18n import N_
 from ...melds import analyze
 from .. import options as house
 from ..errors import Refusal, error_text
+from ..fields import ListField
 from ..i18n import card_text, lang, message, rank_letters
 from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import rule_title, rule_url
-from ..words import contract_words, option_label, option_value
-from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, SwapForm, TableForm, as_int
+from ..words import contract_words
+from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, PickerForm, SwapForm, TableForm, as_int
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -64,11 +65,16 @@ def _melds(text: str) -> list[list[Card]]:
     return [_cards(line, "melds") for line in lines]
 
 
-def _rules(form: TableForm, values: Any) -> Rules:
-    variants = [v for v in values.getlist("variants") if v]
-    fam = FAMILIES.get(form.family.data or "")
-    options = house.from_form(values, REFEREE, fam) if fam else {}
-    rules = resolve(form.family.data, variants, options, form.players.data)
+def _family(form: TableForm) -> Family:
+    return FAMILIES.get(form.family.data or "liverpool", FAMILIES["liverpool"])
+
+
+def _variants(form: TableForm) -> list[str]:
+    return [v for v in form.variants.data if v]
+
+
+def _rules(form: TableForm, rules_form: house.HouseRulesForm) -> Rules:
+    rules = resolve(form.family.data, _variants(form), rules_form.options(), form.players.data)
     if form.hand.data:
         rules.hand(form.hand.data)
     return rules
@@ -233,11 +239,12 @@ def index() -> Response:
 def page(mode: str) -> Response:
     if mode not in MODES:
         abort(404)
-    values = request.form if request.method == "POST" else request.args
     if request.method == "POST":
         form = FORMS[mode]()
     else:  # a link presets the table (and any field) through its query string
         form = FORMS[mode](formdata=None, data=_preset_data(FORMS[mode], request.args))
+    fam = _family(form)
+    rules_form = house.house_rules_form(REFEREE, fam, request.form if request.method == "POST" else request.args)
     outcome: Outcome | None = None
     error: str | None = None
     error_field: str | None = None
@@ -249,21 +256,15 @@ def page(mode: str) -> Response:
                      else f"{getattr(form, error_field).label.text}: {msgs[0]}")
         else:
             try:
-                rules = _rules(form, values)
+                rules = _rules(form, rules_form)
                 outcome = RULINGS[mode](rules, form)
             except RefereeError as e:
                 error, error_field = error_text(e.code, e.params), e.field
-    fam = FAMILIES.get(form.family.data or "liverpool", FAMILIES["liverpool"])
-    chosen_variants = set(values.getlist("variants")) if values else set()
-    offered = options_on(REFEREE, fam)
-    chosen_options = {o.name: values.get(house.field_name(o), "") for o in offered} if values else {}
     context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
-                   outcome=outcome, error=error, error_field=error_field, chosen_variants=chosen_variants,
-                   chosen_options=chosen_options, referee_options=[o.name for o in offered], options=OPTIONS,
-                   option_label=option_label, option_value=option_value,
-                   preset=_preset_query(form, values), picker_facts=_picker_facts(form, values, mode),
-                   examples=_examples(),
-                   gone_down=(values.get("gone_down") or "")[:300] if values else "")
+                   outcome=outcome, error=error, error_field=error_field, chosen_variants=set(form.variants.data),
+                   house=rules_form, preset=_preset_query(form, rules_form),
+                   picker_facts=_picker_facts(form, rules_form, mode), examples=_examples(),
+                   gone_down=form.gone_down.data or "")
     htmx = request.headers.get("HX-Request") == "true" and not request.headers.get("HX-History-Restore-Request")
     template = "referee/_verdict.html" if htmx and request.method == "POST" else "referee/page.html"
     resp = make_response(render_template(template, **context), 422 if error and not htmx else 200)
@@ -271,12 +272,12 @@ def page(mode: str) -> Response:
     return resp
 
 
-def _picker_facts(form: TableForm, values: Any, mode: str) -> dict[str, Any]:
+def _picker_facts(form: TableForm, rules_form: house.HouseRulesForm, mode: str) -> dict[str, Any]:
     """The pack and the deal the card picker checks against, for the table as the form has it (the family's
     defaults where the form's settings do not make a table)."""
     fam = form.family.data if form.family.data in FAMILIES else "liverpool"
     try:
-        rules = _rules(form, values)
+        rules = _rules(form, rules_form)
         hand = form.hand.data or 1
         rules.hand(hand)
     except RefereeError:
@@ -288,9 +289,9 @@ def _picker_facts(form: TableForm, values: Any, mode: str) -> dict[str, Any]:
 def picker_facts() -> Response:
     """The card picker's facts for other table settings (the page asks when the family, hand, players,
     variants or house rules change): the same as the page renders."""
-    form = TableForm(formdata=None, data=_preset_data(TableForm, request.args))
-    mode = request.args.get("mode", "check")
-    resp = jsonify(_picker_facts(form, request.args, mode))
+    form = PickerForm(formdata=None, data=_preset_data(PickerForm, request.args))
+    rules_form = house.house_rules_form(REFEREE, _family(form), request.args)
+    resp = jsonify(_picker_facts(form, rules_form, form.mode.data or "check"))
     resp.headers["Vary"] = "Cookie, Accept-Language"
     return resp
 
@@ -309,7 +310,9 @@ def _preset_data(form_class: type[TableForm], args: Any) -> dict[str, Any]:
         raw = args.get(f.name)
         if raw is None or f.name == "csrf_token":
             continue
-        if isinstance(f, BooleanField):
+        if isinstance(f, ListField):
+            data[f.name] = args.getlist(f.name)
+        elif isinstance(f, BooleanField):
             data[f.name] = raw.lower() in ("1", "true", "yes", "on", "y")
         elif isinstance(f, IntegerField):
             if as_int(raw) is not None:
@@ -319,17 +322,16 @@ def _preset_data(form_class: type[TableForm], args: Any) -> dict[str, Any]:
     return data
 
 
-def _preset_query(form: TableForm, values: Any) -> str:
+def _preset_query(form: TableForm, rules_form: house.HouseRulesForm) -> str:
     """The table settings as a query string, so the other rulings open with the same table."""
     pairs: list[tuple[str, str]] = [("family", form.family.data or "liverpool")]
     if form.hand.data:
         pairs.append(("hand", str(form.hand.data)))
     if form.players.data:
         pairs.append(("players", str(form.players.data)))
-    if values:
-        pairs += [("variants", v) for v in values.getlist("variants") if v]
-        if values.get("gone_down"):
-            pairs.append(("gone_down", values.get("gone_down")[:300]))
-        pairs += house.query(values, REFEREE, FAMILIES.get(form.family.data or "", FAMILIES["liverpool"]))
+    pairs += [("variants", v) for v in _variants(form)]
+    if form.gone_down.data:
+        pairs.append(("gone_down", form.gone_down.data))
+    pairs += rules_form.query()
     return urlencode(pairs)
 

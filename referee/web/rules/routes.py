@@ -17,6 +17,7 @@ from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from .. import assets
 from ..i18n import lang, rank_letters
 from ..words import contract_shorthand, contract_words, option_label, option_value, span
+from .forms import SearchForm
 
 bp = Blueprint("pages", __name__)
 
@@ -249,7 +250,7 @@ def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
 
 @bp.get("/rules/search")
 def search() -> str:
-    q = (request.args.get("q") or "").strip()[:100]
+    q = SearchForm(formdata=request.args).q.data or ""
     results = []
     if len(q) >= 2:
         needle = _fold(q)

@@ -7,47 +7,16 @@ number of players (``hand_form(n)``).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import Field, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 from ..errors import Refusal
-
-WHOLE = re.compile(r"-?[0-9]{1,9}")
-
-
-class WholeNumberField(IntegerField):
-    """A whole number as a phone's keypad types it: ASCII digits, an optional minus, at most nine digits
-    (``int`` alone would also take "1_000" and "٣"). Anything else leaves ``data`` None and an error."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        if not valuelist:
-            return
-        text = valuelist[0].strip() if isinstance(valuelist[0], str) else ""
-        if text and WHOLE.fullmatch(text):
-            self.data = int(text)
-        else:
-            self.data = None  # type: ignore[assignment]
-            if text:
-                raise ValueError("not a whole number")  # the routes answer with a refusal that names the field
-
-
-class ListField(Field):
-    """Every value a repeated field posts (``name=Ann&name=Ben``), in order, as text."""
-
-    def process_data(self, value: Any) -> None:
-        self.data = list(value or ())
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        self.data = [v for v in valuelist if isinstance(v, str)]
-
-    def _value(self) -> str:
-        return ""
+from ..fields import WHOLE, ListField, WholeNumberField
 
 
 class SeatForm(FlaskForm):

@@ -36,7 +36,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...cards import Rank
 from ...errors import RefereeError
-from ...families import FAMILIES, OPTIONS, REFEREE, SETUP, options_on, resolve
+from ...families import FAMILIES, REFEREE, SETUP, preview
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
@@ -45,7 +45,8 @@ from .. import options as house
 from ..errors import Refusal, error_text, status_of
 from ..i18n import message, select_locale
 from ..picker import leftovers_text, typed_leftovers
-from ..words import contract_words, option_label, option_value
+from ..tokens import Links
+from ..words import contract_words
 from . import services
 from .forms import (
     BuyForm,
@@ -64,7 +65,6 @@ bp = Blueprint("games", __name__)
 public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
 
 MY_GAMES = "my_games"
-MAX_REMEMBERED = 30
 
 
 CHANGE_WORDS = {
@@ -89,26 +89,9 @@ def game_error_text(e: RefereeError) -> str:
 
 
 # ------------------------------------------------------------------------------------------ my games
-def remembered() -> list[str]:
-    try:
-        tokens = json.loads(request.cookies.get(MY_GAMES, "[]"))
-    except ValueError:
-        return []
-    return [t for t in tokens if isinstance(t, str)][:MAX_REMEMBERED] if isinstance(tokens, list) else []
-
-
-def remember(resp: BaseResponse, token: str) -> BaseResponse:
-    tokens = [token] + [t for t in remembered() if t != token]
-    resp.set_cookie(MY_GAMES, json.dumps(tokens[:MAX_REMEMBERED]), max_age=400 * 24 * 3600, httponly=True,
-                    samesite="Lax", secure=request.is_secure)
-    return resp
-
-
-def forget(resp: BaseResponse, token: str) -> BaseResponse:
-    tokens = [t for t in remembered() if t != token]
-    resp.set_cookie(MY_GAMES, json.dumps(tokens), max_age=400 * 24 * 3600, httponly=True, samesite="Lax",
-                    secure=request.is_secure)
-    return resp
+links = Links(lambda token: services.find(token), MY_GAMES)  # the game a link opens; the games this device opened
+load, edit_only = links.load, links.edit_only
+remembered, remember, forget = links.remembered, links.remember, links.forget
 
 
 @bp.get("/games")
@@ -140,22 +123,21 @@ def default_names(n: int) -> list[str]:
 
 @bp.route("/new", methods=["GET", "POST"])
 def new() -> Any:
-    fam_id = request.values.get("family", "liverpool")
-    if fam_id not in FAMILIES:
-        fam_id = "liverpool"
+    form = SetupForm() if request.method == "POST" else SetupForm(formdata=request.args)
+    fam_id = form.family.data if form.family.data in FAMILIES else "liverpool"
     fam = FAMILIES[fam_id]
+    rules_form = house.house_rules_form(SETUP, fam, request.form if request.method == "POST" else None)
     if request.method == "GET":
         names = default_names(fam.ideal[0])
-        return render_template("games/new.html", **_setup_context(fam, names, [], {}, 0))
+        return render_template("games/new.html", **_setup_context(fam, names, [], rules_form, 0))
     # before anything else: never draw a thousand names (up to the most any family seats are kept, so a table
     # that switches family keeps every name typed and is told the new family's limit)
     most = max(f.players[1] for f in FAMILIES.values())
-    if len(request.form.getlist("name")) > most:
-        names = request.form.getlist("name")[:fam.players[1]]
-        ctx = _setup_context(fam, names, request.form.getlist("variants"), request.form, 0)
+    if len(form.name.data) > most:
+        names = form.name.data[:fam.players[1]]
+        ctx = _setup_context(fam, names, form.variants.data, rules_form, 0)
         ctx["error"] = error_text("players_out_of_range", {"minimum": fam.players[0], "maximum": fam.players[1]})
         return render_template("games/new.html", **ctx), 422
-    form = SetupForm()
     form.validate()  # each field is read as far as it can be; the engine refuses what the game cannot be
     names = list(form.name.data)
     action = form.action.data or "start"
@@ -165,60 +147,35 @@ def new() -> Any:
     elif removed is not None and len(names) > 1 and removed < len(names):
         names.pop(removed)
     variants = list(form.variants.data)
-    options = _options_from(request.form, fam_id)
     if form.first_dealer.errors:  # not a seat: refused by name when the game is started
         first_dealer = -1 if action == "start" else 0
     else:
         first_dealer = form.first_dealer.data or 0
     if action != "start":
-        return render_template("games/new.html", **_setup_context(fam, names, variants, request.form,
+        return render_template("games/new.html", **_setup_context(fam, names, variants, rules_form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
     try:
-        game, edit = services.create_game(fam_id, variants, options, names, first_dealer)
+        game, edit = services.create_game(fam_id, variants, rules_form.options(), names, first_dealer)
     except RefereeError as e:
-        ctx = _setup_context(fam, names, variants, request.form, first_dealer)
+        ctx = _setup_context(fam, names, variants, rules_form, first_dealer)
         ctx["error"] = game_error_text(e)
         return render_template("games/new.html", **ctx), 422
     resp = redirect(url_for("games.play", token=edit))
     return remember(resp, edit)
 
 
-def _options_from(form: Any, fam_id: str) -> dict[str, Any]:
-    return house.from_form(form, SETUP, FAMILIES[fam_id])
-
-
-def _setup_context(fam: Any, names: list[str], variants: list[str], form: Any, first_dealer: int) -> dict[str, Any]:
-    try:
-        rules = resolve(fam.id, variants, _options_from(form, fam.id) if form else {},
-                        min(max(len(names), fam.players[0]), fam.players[1]))
-    except Exception:  # noqa: BLE001 - a bad option is reported when the game is started
-        rules = resolve(fam.id, [], {}, min(max(len(names), fam.players[0]), fam.players[1]))
+def _setup_context(fam: Any, names: list[str], variants: list[str], rules_form: house.HouseRulesForm,
+                   first_dealer: int) -> dict[str, Any]:
+    rules = preview(fam.id, variants, rules_form.options(), len(names))
     lo, hi = fam.players
     limit_note = None if lo <= len(names) <= hi else gettext(
         "%(family)s is for %(lo)s to %(hi)s players; this table has %(n)s.", family=fam.name, lo=lo, hi=hi,
         n=len(names))
-    return dict(fam=fam, families=FAMILIES, names=names, variants=variants, form=form or {}, rules=rules,
-                limit_note=limit_note,
-                options=OPTIONS, setup_options=[o.name for o in options_on(SETUP, fam)],
-                option_label=option_label, option_value=option_value, first_dealer=first_dealer,
-                contract_words=contract_words, error=None)
+    return dict(fam=fam, families=FAMILIES, names=names, variants=variants, house=rules_form, rules=rules,
+                limit_note=limit_note, first_dealer=first_dealer, contract_words=contract_words, error=None)
 
 
 # ------------------------------------------------------------------------------------------ playing
-def load(token: str) -> tuple[Any, bool]:
-    found = services.find(token)
-    if found is None:
-        abort(404)
-    return found
-
-
-def edit_only(token: str) -> Any:
-    game, can_edit = load(token)
-    if not can_edit:
-        abort(403)
-    return game
-
-
 def etag_for(game_id: str, version: int, can_edit: bool) -> str:
     """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
     the reader's language, the kind of link, and the templates and translations this server draws it with (so
@@ -242,7 +199,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]
-    pairs += list(house.as_fields(game.options, REFEREE, st.rules.family).items())
+    pairs += house.house_rules_form(REFEREE, st.rules.family, options=game.options).query()
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
