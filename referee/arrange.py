@@ -28,11 +28,11 @@ seconds of a server's time.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Sequence
 
 from .budget import Budget, OutOfBudget
@@ -40,7 +40,7 @@ from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
 from .families import Contract, MeldSpec, Rules
 from .meldall import meld_all, wild_places
-from .melds import HIGH_ACE, LOW_ACE, analyze, end_spreads, run_bounds, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, wild_rule_breaks
 from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
@@ -103,6 +103,9 @@ def _pos_index(pos: int, suit_i: int) -> int:
 
 
 _SUIT_COUNTS = [itemgetter(*(_pos_index(max(p, 1), si) for p in range(HIGH_ACE + 1))) for si in range(4)]
+_RANK_CARDS = [itemgetter(*range(r * 4, r * 4 + 4)) for r in range(13)]  # a rank's cards in hand, by suit
+_ORDER = attrgetter("cost", "key")  # the search's order of candidate melds
+_COST = attrgetter("cost")
 
 
 class _Search:
@@ -143,7 +146,7 @@ class _Search:
         self.duals = duals
         self.min_naturals = max(1, rules.set_min_naturals)
         self.run_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
-        self.set_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
+        self.set_cache: dict[tuple[Any, ...], list[_Candidate]] = {}
         self.exact: dict[tuple[Any, ...], tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
         self.at_least: dict[tuple[Any, ...], int] = {}  # state -> a cost its completions cannot go below
 
@@ -158,23 +161,27 @@ class _Search:
             _, cands, costs = hit
             return cands[:bisect_right(costs, budget)]
         ace = self.rules.ace
-        out: dict[tuple[Any, ...], _Candidate] = {}
+        out: dict[tuple[Any, ...], tuple[int, _Candidate]] = {}
         lo_all, hi_all = run_bounds(ace, False, False)
-        for start in range(lo_all, hi_all - size + 2):
-            stop = start + size
-            if start == LOW_ACE and stop > HIGH_ACE:
-                continue
-            avail = [p for p in range(start, stop) if present[p]]
-            if not avail:
-                continue
-            keep_min = max(1, size - budget)
-            for keep in range(len(avail), keep_min - 1, -1):
-                for used in combinations(avail, keep):
-                    self.spend()
-                    cand = self._run_candidate(used, start, size, si, ace)
-                    if cand is not None and cand.cost <= budget and cand.key not in out:
-                        out[cand.key] = cand
-        result = sorted(out.values(), key=lambda c: (c.cost, c.key))
+        keep_min = max(1, size - budget)
+        places = [p for p in range(LOW_ACE, HIGH_ACE + 1) if present[p]]
+        # each set of the suit's places a run could use, once (its lowest place first): the run is the one at the
+        # lowest start that holds it and that the house rules allow
+        for i, low in enumerate(places):
+            reach = [p for p in places[i + 1:] if p - low < size]
+            for more in range(max(0, keep_min - 1), len(reach) + 1):
+                for rest in combinations(reach, more):
+                    used = (low,) + rest
+                    for start in range(max(lo_all, used[-1] - size + 1), min(low, hi_all - size + 1) + 1):
+                        if start == LOW_ACE and start + size > HIGH_ACE:
+                            continue
+                        self.spend()
+                        cand = self._run_candidate(used, start, size, si, ace)
+                        if cand is not None:
+                            if cand.cost <= budget and (cand.key not in out or out[cand.key][0] > start):
+                                out[cand.key] = (start, cand)
+                            break
+        result = sorted((c for _, c in out.values()), key=_ORDER)
         self.run_cache[key] = (budget, result, [c.cost for c in result])
         return result
 
@@ -185,7 +192,7 @@ class _Search:
             if any(present):
                 out += self._suit_runs(size, si, present, budget)
         self.spend(len(out))  # copied and sorted on every call, cached or not
-        out.sort(key=lambda c: (c.cost, c.key))
+        out.sort(key=_ORDER)
         return out
 
     def _run_candidate(self, used: tuple[int, ...], start: int, size: int, si: int, ace: str) -> _Candidate | None:
@@ -205,7 +212,8 @@ class _Search:
                 flags = [p not in used for p in range(start, start + size)]
                 inside = used[-1] - used[0] + 1 - len(used)
                 extra = wild_count - inside
-                floating = extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0
+                floating = wild_count if ace_flips(used, size, ace) else (
+                    extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0)
                 if wild_rule_breaks(flags, floating, self.rules):
                     return None
         consumed = tuple(sorted(_pos_index(p, si) for p in used))
@@ -213,37 +221,47 @@ class _Search:
         return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used, wild), forced)
 
     def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
-        """Every set of ``size`` the pool allows at a cost of at most ``budget`` (cached like the runs)."""
-        key = (size, bytes(pool))
-        hit = self.set_cache.get(key)
-        if hit is not None and hit[0] >= budget:
-            found = hit[1][:bisect_right(hit[2], budget)]
-            self.spend(len(found))
-            return found
-        out = []
+        """Every set of ``size`` the pool allows at a cost of at most ``budget``, cheapest first. A set takes the
+        cards of one rank, so each rank's sets are worked out once for each way the hand holds that rank's cards
+        (the search asks again and again, with other cards gone); here they are put in order by cost."""
+        by_cost: list[list[_Candidate]] = [[] for _ in range(budget + 1)]
         for r in range(13):
-            idx = range(r * 4, r * 4 + 4)
-            plain = [i for i in idx for _ in range(pool[i]) if i not in self.duals]
-            dual = [i for i in idx for _ in range(pool[i]) if i in self.duals]
-            for n_plain in range(min(size, len(plain)), -1, -1):
-                for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
-                    self.spend()
-                    naturals = n_plain + n_dual
-                    wilds = size - naturals
-                    forced = 0
-                    if naturals == 0:
+            for cand in self._rank_sets(size, r, _RANK_CARDS[r](pool)):
+                if cand.cost > budget:
+                    break
+                by_cost[cand.cost].append(cand)
+        out = [c for same in by_cost for c in same]
+        self.spend(len(out))  # made on every call
+        return out
+
+    def _rank_sets(self, size: int, r: int, held: tuple[int, ...]) -> list[_Candidate]:
+        """The sets of ``size`` of rank ``r`` (index 0–12) that the hand's cards of that rank (``held``: how many
+        of each suit) allow, in the search's order: by cost, then by key."""
+        key = (size, r, held)
+        hit = self.set_cache.get(key)
+        if hit is not None:
+            return hit
+        base = r * 4
+        plain = [base + s for s in range(4) for _ in range(held[s]) if base + s not in self.duals]
+        dual = [base + s for s in range(4) for _ in range(held[s]) if base + s in self.duals]
+        out = []
+        for n_plain in range(min(size, len(plain)), -1, -1):
+            for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
+                self.spend()
+                naturals = n_plain + n_dual
+                wilds = size - naturals
+                forced = 0
+                if naturals == 0:
+                    continue
+                if wilds and naturals < self.min_naturals:
+                    if not self.relaxed:
                         continue
-                    if wilds and naturals < self.min_naturals:
-                        if not self.relaxed:
-                            continue
-                        forced = min(wilds, self.min_naturals - naturals)
-                    cost = wilds + n_dual
-                    if cost > budget:
-                        continue
-                    consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
-                    out.append(_Candidate(("set", r, n_plain, n_dual), consumed, cost, ("set", r, wilds), forced))
-        out.sort(key=lambda c: (c.cost, c.key))
-        self.set_cache[key] = (budget, out, [c.cost for c in out])
+                    forced = min(wilds, self.min_naturals - naturals)
+                consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
+                out.append(_Candidate(("set", r, n_plain, n_dual), consumed, wilds + n_dual, ("set", r, wilds),
+                                      forced))
+        out.sort(key=_ORDER)
+        self.set_cache[key] = out
         return out
 
     # ---- the search
@@ -252,18 +270,39 @@ class _Search:
         cands = self._runs(spec.size, pool, budget) if spec.kind == "run" else self._sets(spec.size, pool, budget)
         generic = self.generic.get((spec.kind, spec.size))
         if generic is not None and generic.cost <= budget:
-            cands = sorted(cands + [generic], key=lambda c: (c.cost, c.key))
+            # in its place by cost and key: a generic run's key comes before its cost's others, a set's after
+            at = (bisect_left if spec.kind == "run" else bisect_right)(cands, generic.cost, key=_COST)
+            cands = cands[:at] + [generic] + cands[at:]
         return cands
 
     def _state(self, i: int, pool: list[int], floor: tuple[Any, ...]) -> tuple[Any, ...]:
         if i < len(self.specs) and self.specs[i].kind == "set":
             # only ranks matter now: fold the suits, keeping wild-rank cards apart
+            if not self.duals:
+                return (i, tuple(map(sum, (g(pool) for g in _RANK_CARDS))), floor)
             ranks = tuple(
                 (sum(pool[r * 4 + s] for s in range(4) if r * 4 + s not in self.duals),
                  sum(pool[r * 4 + s] for s in range(4) if r * 4 + s in self.duals))
                 for r in range(13))
             return (i, ranks, floor)
         return (i, bytes(pool), floor)
+
+    def _rebase(self, i: int, pool: list[int], found: list[_Candidate]) -> list[_Candidate]:
+        """Sets remembered for a state reached with other suits of the same ranks: the same sets, made of the
+        cards this pool holds (a state of the sets counts ranks only)."""
+        out = []
+        taken: list[int] = []
+        for spec, cand in zip(self.specs[i:], found):
+            r = cand.shape[1]
+            if cand.consumed:  # the same key: as many plain and wild-rank cards of the rank, from this pool
+                cand = next(c for c in self._rank_sets(spec.size, r, _RANK_CARDS[r](pool)) if c.key == cand.key)
+            for k in cand.consumed:
+                pool[k] -= 1
+                taken.append(k)
+            out.append(cand)
+        for k in taken:
+            pool[k] += 1
+        return out
 
     def _lower_bound(self, i: int, pool: list[int], budget: int) -> int:
         """No arrangement of the melds from ``i`` on costs less than the sum of each one's cheapest way alone."""
@@ -292,7 +331,9 @@ class _Search:
         state = self._state(i, pool, floor) + (forced,)
         if state in self.exact:
             known = self.exact[state]
-            return known if known[0] < bound else None
+            if known[0] >= bound:
+                return None
+            return (known[0], self._rebase(i, pool, known[1])) if self.specs[i].kind == "set" else known
         if self.at_least.get(state, 0) >= bound:
             return None
         spec = self.specs[i]

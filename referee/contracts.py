@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Sequence
@@ -47,9 +48,10 @@ def describe(kinds: Sequence[tuple[str, int]]) -> str:
 
 def copies_violations(melds: Sequence[Sequence[Card]], rules: Rules) -> list[Violation]:
     """More copies of a card than the pack holds, named at the meld where the count first runs over."""
-    cards = [c for meld in melds for c in meld]
-    if len(set(cards)) == len(cards) and rules.decks >= 1 and (rules.jokers or not any(c.rank is None for c in cards)):
-        return []  # every card once, and the pack holds at least one of each
+    counts = Counter(c for meld in melds for c in meld)
+    decks, jokers = rules.decks, rules.jokers
+    if all(n <= (jokers if c.rank is None else decks) for c, n in counts.items()):
+        return []  # no card more often than the pack holds it
     seen: dict[Card, int] = {}
     first: dict[Card, int] = {}
     for i, meld in enumerate(melds):
@@ -98,15 +100,15 @@ def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld],
 def _as_the_contract_needs(contract: Contract, melds: Sequence[Sequence[Card]], readings: list[Meld],
                            found: list[Violation], rules: Rules) -> tuple[list[Meld], list[Violation]]:
     """Read the melds that could be either kind as the kind that makes the contract, where one does."""
-    options: list[list[Meld]] = []
+    options: list[list[Meld]] | None = None
     for i, (m, r) in enumerate(zip(melds, readings)):
-        other = None
         if r.valid and r.kind is not None and could_be_either(m, rules):
             alt = analyze(m, rules, i, kind="run" if r.kind == "set" else "set")
             if alt.valid and alt.kind != r.kind:
-                other = alt
-        options.append([r] if other is None else [r, other])
-    if all(len(o) == 1 for o in options):
+                if options is None:
+                    options = [[x] for x in readings]
+                options[i].append(alt)
+    if options is None:
         return readings, found
     best = (readings, found)
     for choice in product(*options):
@@ -129,13 +131,14 @@ def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules)
                                               key=lambda k: (k[0] != "set", -k[1]))))
         return dict(said)
 
-    if len(readings) != len(contract.melds) or (
-            sorted(m.kind for m in contract.melds) != sorted(r.kind or "" for r in readings)):
+    by_kind = contract.sizes_by_kind
+    sets = [r for r in readings if r.kind == "set"]
+    runs = [r for r in readings if r.kind == "run"]
+    if len(readings) != len(contract.melds) or len(sets) != len(by_kind["set"]) or len(runs) != len(by_kind["run"]):
         return [Violation("contract_mismatch", None, mismatch())]
     out = []
-    for kind in ("set", "run"):
-        specs = sorted((m.size for m in contract.melds if m.kind == kind), reverse=True)
-        mine = sorted((r for r in readings if r.kind == kind), key=lambda r: -len(r.cards))
+    for specs, mine in ((by_kind["set"], sets), (by_kind["run"], runs)):
+        mine.sort(key=_longest_first)
         for size, r in zip(specs, mine):
             n = len(r.cards)
             if n < size:
@@ -143,6 +146,10 @@ def _contract_violations(contract: Contract, readings: list[Meld], rules: Rules)
             elif n > size and not (rules.contract_extra_cards or contract.no_discard) and r.valid:
                 out.append(Violation("contract_extra_cards", _index(readings, r), {"size": size, "count": n}))
     return out
+
+
+def _longest_first(r: Meld) -> int:
+    return -len(r.cards)
 
 
 def _index(readings: list[Meld], r: Meld) -> int:

@@ -66,6 +66,11 @@ class Contract:
     def cards_needed(self) -> int:
         return sum(m.size for m in self.melds)
 
+    @cached_property
+    def sizes_by_kind(self) -> dict[str, tuple[int, ...]]:
+        """The sizes of the sets and of the runs, largest first (read in every contract check)."""
+        return {k: tuple(sorted((m.size for m in self.melds if m.kind == k), reverse=True)) for k in ("set", "run")}
+
 
 @dataclass(frozen=True)
 class HandSpec:
@@ -446,7 +451,9 @@ class _HouseRule(Generic[T]):
         self.name = name
 
     def __get__(self, rules: "Rules", owner: type) -> T:
-        return cast(T, getattr(rules.house, self.name))
+        value = getattr(rules.house, self.name)
+        rules.__dict__[self.name] = value  # the rules never change: later reads are plain attribute reads
+        return cast(T, value)
 
 
 @dataclass(frozen=True)

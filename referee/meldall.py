@@ -5,7 +5,9 @@ Only runs are played in such a hand (every family's final contract is runs). Run
 search covers the natural cards suit by suit: it takes the lowest card still to place (an ace low or high) and
 tries each run that starts at it, reaching up to one of the suit's cards and taking every card of the suit in
 between, lengthened with wild places where the run is shorter than the contract asks. Wild cards fill the
-places no natural card fills; spare wild cards lengthen the runs at their ends. Where the cards fall short, the
+places no natural card fills; spare wild cards lengthen the runs at their ends. Where that melds no hand, a
+second pass lets a run leave cards inside it to another run of the suit, a wild card in their place (what the
+house rules on wild cards, or a run with no other natural card, may need). Where the cards fall short, the
 same search counts the fewest cards that, added to the hand, would meld it all.
 
 Also here: ``wild_places``, the most places of a run that wild cards may fill under the house rules on wild
@@ -23,12 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Sequence
 
 from .budget import Budget
 from .cards import SUIT_ORDER, Card
 from .families import MeldSpec, Rules
-from .melds import HIGH_ACE, LOW_ACE, end_spreads, position_card, run_bounds, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, ace_flips, end_spreads, position_card, run_bounds, wild_rule_breaks
 
 
 def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -> tuple[int, ...]:
@@ -76,6 +79,8 @@ def _limited_wild_places(start: int, size: int, naturals: frozenset[int], limit:
             wild = tuple(p for p in range(start, end + 1) if flags[p])
             if len(wild) <= len(best):
                 continue
+            if ace_flips((p for p in range(start, end + 1) if not flags[p]), size, ace):
+                floating = len(wild)
             if not wild_rule_breaks([flags[p] for p in range(start, end + 1)], floating, rules):
                 best = wild
     return best
@@ -134,6 +139,8 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
             left.setdefault((SUIT_ORDER.index(c.suit), int(c.rank)), []).append(c)
     best: list[Found | None] = [None]
     cap = [most if most is not None else len(cards) + sum(sizes)]
+    if len({s for s, _ in left}) > k or any(len(cs) > k for cs in left.values()):
+        return None  # a run holds one suit, and each of its cards once
 
     def present(si: int, pos: int) -> bool:
         return bool(left.get((si, 1 if pos == HIGH_ACE else pos)))
@@ -225,28 +232,50 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         if len(runs) == k:
             return
         wilds = len(jokers) + len(duals)
-        if best[0] is not None and slots_so_far - wilds >= cap[0]:
+        if best[0] is not None and slots_so_far - wilds >= cap[0] or skipping[0] and slots_so_far > wilds:
             return
         for low, high, a, b in spans(si):
-            taken: dict[int, Card] = {}
-            as_itself: list[Card] = []
-            for p in range(a, b + 1):
-                if present(si, p):
-                    taken[p] = take(si, p)
-            for p in range(low, high + 1):  # a wild-rank card of this suit may stand for itself
-                own = position_card(p, SUIT_ORDER[si])
-                if p not in taken and own in duals_left:
-                    duals_left.remove(own)
-                    as_itself.append(own)
-                    taken[p] = own
-            run = _Run(si, low, high, taken)
-            go(runs + [run], slots_so_far + run.size - len(taken))
-            duals_left.extend(as_itself)
-            for p, c in taken.items():
-                if not rules.is_wild(c):
-                    give(si, p, c)
+            inside = [p for p in range(a + 1, b) if present(si, p)] if skipping[0] else []
+            for count in range(max(0, min(len(inside), wilds - slots_so_far)) + 1):
+                for skip in combinations(inside, count):
+                    place(si, low, high, a, b, skip, runs, slots_so_far)
 
+    def place(si: int, low: int, high: int, a: int, b: int, skip: tuple[int, ...], runs: list[_Run],
+              slots_so_far: int) -> None:
+        """The run from ``low`` to ``high`` taking the suit's cards from ``a`` to ``b``, but those at ``skip``
+        (left for another run of the suit, a wild card in their place), then the rest of the search."""
+        taken: dict[int, Card] = {}
+        as_itself: list[Card] = []
+        for p in range(a, b + 1):
+            if p not in skip and present(si, p):
+                taken[p] = take(si, p)
+        for p in range(low, high + 1):  # a wild-rank card of this suit may stand for itself
+            own = position_card(p, SUIT_ORDER[si])
+            if p not in taken and own in duals_left:
+                duals_left.remove(own)
+                as_itself.append(own)
+                taken[p] = own
+        run = _Run(si, low, high, taken)
+        go(runs + [run], slots_so_far + run.size - len(taken))
+        duals_left.extend(as_itself)
+        for p, c in taken.items():
+            if not rules.is_wild(c):
+                give(si, p, c)
+
+    # first each run takes every card of its suit between its ends; where that melds every card, no other way
+    # needs trying. Else again, now leaving cards inside a run to another run of the suit, a wild card in their
+    # place: under the house rules on wild cards, or where that card is the other run's only natural one, only
+    # such a way may do (two runs of spades A-2-3-4 and 3-4, two jokers, at most one wild card in four: A-JK-3-4
+    # and 2-3-4-JK). The second pass looks only for a way that melds every card: each card left inside a run
+    # takes a wild card, so no more can be left than the hand has wild cards.
+    skipping = [False]
     go([], 0)
+    if (best[0] is None or best[0].added > 0) and len(jokers) + len(duals):
+        nearest, nearest_cap = best[0], cap[0]
+        skipping[0], best[0], cap[0] = True, None, 0
+        go([], 0)
+        if best[0] is None:
+            best[0], cap[0] = nearest, nearest_cap
     return best[0]
 
 
@@ -271,6 +300,8 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
                 outside = (min(nat) - lo2) + (hi2 - max(nat)) if nat else 0
                 floating = outside if outside and len(end_spreads(min(nat), max(nat), outside, bounds,
                                                                   hi2 - lo2 + 1)) > 1 else 0
+                if ace_flips(nat, hi2 - lo2 + 1, rules.ace):
+                    floating = sum(flags)
                 if not wild_rule_breaks(flags, floating, rules):
                     out[i] = new
                     low, high = lo2, hi2

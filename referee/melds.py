@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from .cards import Card, Rank, Suit
 from .families import Rules
@@ -120,10 +120,16 @@ def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> l
 def _best(cards: tuple[Card, ...], rules: Rules, index: int | None, only: str | None) -> _Attempt:
     """The best reading of ``cards``, of the kind ``only`` where it is given."""
     wild_ranks = rules.wild_ranks
-    dual_cards = [c for c in cards if c.rank is not None and c.rank in wild_ranks]
+    plain: list[Card] = []
+    jokers: list[Card] = []
+    for c in cards:
+        if c.rank is None:
+            jokers.append(c)
+        else:
+            plain.append(c)
+    dual_cards = [c for c in plain if c.rank in wild_ranks] if len(wild_ranks) > (None in wild_ranks) else []
     if not dual_cards:
-        return _read(cards, [c for c in cards if c.rank is not None], [c for c in cards if c.rank is None],
-                     rules, index, only)
+        return _read(cards, plain, jokers, rules, index, only)
     # every way of reading the wild-rank cards that are not jokers: as wild, or as themselves
     duals = Counter(dual_cards)
     dual_types = sorted(duals, key=lambda c: c.sort_key)
@@ -250,23 +256,32 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
         return _Attempt("run", [_why_not_linear(naturals, w, rules, index)])
     # where the order the cards were given in matters: wild cards that could go to either end
     hinted = _order_hint(cards, rules) if any(w > gaps for _, _, gaps in fits) else None
-    limited = rules.run_max_wilds_per_4 is not None or rules.second_wild_needs_fixed_position
-    valid: list[tuple[tuple[int, Card], ...]] = []
+    per_4 = rules.run_max_wilds_per_4 is not None
+    second = rules.second_wild_needs_fixed_position
+    chosen: tuple[tuple[int, Card], ...] | None = None  # the layout the order hint names, else the first valid
     least: list[Violation] | None = None
     for ace_high, pos, gaps in fits:
         extra = w - gaps
         spread = end_spreads(pos[0], pos[-1], extra, run_bounds(ace, has_ace, ace_high), len(pos) + w)
-        floating = extra if len(spread) > 1 else 0
+        floating = w if ace_flips(pos, len(pos) + w, ace) else extra if len(spread) > 1 else 0
+        # the second-wild rule is broken only where wild cards could sit elsewhere
+        limited = w and (per_4 or (second and floating))
         for below in spread:
             layout = _layout(pos[0] - below, naturals, wilds, ace_high)
-            problems = _wild_rules(layout, suit, rules, index, floating) if limited and w else []
+            problems = _wild_rules(layout, suit, rules, index, floating) if limited else []
             if problems:
                 if least is None or len(problems) < len(least):
                     least = problems
-            else:
-                valid.append(layout)
-    if valid:
-        layout = next((lay for lay in valid if (lay[0][0], lay[-1][0]) == hinted), valid[0])
+            elif hinted is None or (layout[0][0], layout[-1][0]) == hinted:
+                chosen = layout
+                break
+            elif chosen is None:
+                chosen = layout
+        else:
+            continue
+        break
+    if chosen is not None:
+        layout = chosen
         wild_as = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)] if w else []
         return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
     return _Attempt("run", least or [Violation("run_too_long", index)])
@@ -287,6 +302,23 @@ def run_bounds(ace: str, has_ace: bool, ace_high: bool) -> tuple[int, int]:
     if ace == "high" or (has_ace and ace_high):
         lo_min = 2
     return lo_min, hi_max
+
+
+def ace_flips(naturals: Iterable[int], length: int, ace: str) -> bool:
+    """Could a run of ``length`` cards whose natural cards sit at the positions ``naturals`` be read with its ace
+    at the other end as well, where the ace may be low or high? Then its wild cards stand for other cards either
+    way, and the natural cards do not fix their places (``AH JK JK JK``: the 2-3-4 or the J-Q-K). A run of
+    thirteen holds the same cards both ways."""
+    if ace != "either" or length >= 13:
+        return False
+    places = set(naturals)
+    if LOW_ACE in places:
+        places = (places - {LOW_ACE}) | {HIGH_ACE}
+    elif HIGH_ACE in places:
+        places = (places - {HIGH_ACE}) | {LOW_ACE}
+    else:
+        return False
+    return max(places) - min(places) + 1 <= length
 
 
 def end_spreads(low: int, high: int, extra: int, bounds: tuple[int, int], length: int) -> list[int]:

@@ -17,6 +17,7 @@ from .melds import (
     HIGH_ACE,
     LOW_ACE,
     Meld,
+    ace_flips,
     analyze,
     end_spreads,
     meld_rules,
@@ -239,6 +240,8 @@ def _floating(rules: Rules, layout: dict[int, Card], spare: list[Card], suit: Su
     counts them: the wild cards already on the table do not fix the place of another one."""
     naturals = sorted(p for p, c in layout.items() if not wild_at(p, c, suit))
     length = len(layout) + len(spare)
+    if ace_flips(naturals, length, rules.ace):
+        return length - len(naturals)
     outer = length - (naturals[-1] - naturals[0] + 1)
     if not outer:
         return 0

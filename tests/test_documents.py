@@ -52,6 +52,81 @@ class TestOneNaturalIsASetOrARun:
         assert not check(r, 1, melds("5h JK JK | 9c 9d 9s")).valid
 
 
+class TestOneNaturalInContractRummy:
+    """003: "Los comodines sustituyen a cualquier carta." One natural card is enough in Contract rummy, so
+    `5♥ JK JK JK` is the set of fives and a run of hearts, whichever the place it is put in needs: in the check,
+    in "can I go down?", and on the table for a lay-off or a joker swap."""
+
+    def test_check_reads_it_as_the_contract_needs(self):
+        r = rules("contract", players=4)
+        runs = check(r, 3, melds("5h JK JK JK | 9c 10c jc qc"))
+        assert runs.valid and [m.kind for m in runs.melds] == ["run", "run"]
+        sets = check(r, 1, melds("5h JK JK | 9c 9d 9s"))
+        assert sets.valid and [m.kind for m in sets.melds] == ["set", "set"]
+        mixed = check(r, 2, melds("5h JK JK | 9c 10c jc qc"))  # S3 R4: the three cards are the set
+        assert mixed.valid and sorted(m.kind for m in mixed.melds) == ["run", "set"]
+
+    def test_arrange_finds_it_as_a_run_and_as_a_set(self):
+        r = rules("contract", players=4)
+        runs = arrange(r, 3, cards("5h JK JK JK 9c 10c jc qc"))
+        assert runs.possible and runs.kinds == ["run", "run"] and check(r, 3, runs.melds).valid
+        sets = arrange(r, 1, cards("5h JK JK 9c 9d 9s"))
+        assert sets.possible and sets.kinds == ["set", "set"] and check(r, 1, sets.melds).valid
+
+    def test_lay_off_onto_it_as_either_kind(self):
+        r = rules("contract")
+        low = layoff(r, cards("5h JK JK JK"), cards("4h"))
+        assert low.valid and low.meld.kind == "run" and [(str(c), w) for c, w in low.placed] == [("4H", "low")]
+        fives = layoff(r, cards("5h JK JK JK"), cards("5d 5s"))
+        assert fives.valid and fives.meld.kind == "set"
+        assert not layoff(r, cards("5h JK JK JK"), cards("5d"), kind="run").valid  # put down as a run
+
+    def test_swap_the_card_a_joker_stands_for(self):
+        r = rules("contract", joker_swap=True)
+        as_run = swap(r, cards("5h JK JK JK"), Card.parse("8h"))
+        assert as_run.valid and [str(c) for c in as_run.meld.cards] == ["5H", "JK", "JK", "8H"]
+        as_set = swap(r, cards("5h JK JK JK"), Card.parse("5c"))
+        assert as_set.valid and [str(c) for c in as_set.meld.cards] == ["5H", "5C", "JK", "JK"]
+        put_down_as_set = swap(r, cards("5h JK JK JK"), Card.parse("6h"), kind="set")
+        assert not put_down_as_set.valid and [v.code for v in put_down_as_set.violations] == ["swap_wrong_card"]
+
+
+class TestAnAceAloneFixesNoJoker:
+    """000: "No puede añadir un segundo comodín a una combinación que ya contenga un comodín a menos que las
+    cartas naturales de la combinación identifiquen claramente la posición del segundo comodín"; 001: "Os Ases
+    podem ser jogados BAIXO (A-2-3) ou ALTO (Q-K-A) em sequências". `A♥ JK JK JK` could be A-2-3-4 or J-Q-K-A:
+    the ace alone does not say which cards the jokers are. Nor is it a set: 000: "Un grupo debe contener al menos
+    dos cartas naturales (no comodín)"."""
+
+    def test_neither_a_run_nor_a_set_in_liverpool(self):
+        r = rules("liverpool")
+        v = check(r, 3, melds("AH JK JK JK | 9c 10c jc qc"))
+        assert not v.valid and [x.code for x in v.violations] == ["second_wild_position"]
+        assert "rule-second-wild" in v.rules
+        assert not check(r, 1, melds("AH JK JK JK | 9c 9d 9s")).valid
+
+    def test_arrange_asks_for_a_natural_card_instead(self):
+        r = rules("liverpool")
+        a = arrange(r, 3, cards("AH JK JK JK 9c 10c jc qc"))
+        assert not a.possible and a.missing == 1 and a.needs_natural == a.needs
+        assert arrange(r, 3, add_needed(cards("AH JK JK JK 9c 10c jc qc"), a.needs)).possible
+
+    def test_fixed_where_the_ace_plays_one_way_or_a_second_natural_says_where(self):
+        low_only = check(rules("liverpool", ace="low"), 3, melds("AH JK JK JK | 9c 10c jc qc"))
+        assert low_only.valid and [a for _, a in low_only.melds[0].wilds] == ["2H", "3H", "4H"]
+        for meld in ("AH 2H JK JK", "AH JK JK KH"):  # A-2-3-4 and J-Q-K-A: only one way each
+            assert check(rules("liverpool"), 3, melds(meld + " | 9c 10c jc qc")).valid, meld
+
+    def test_where_the_rule_is_off_it_is_both(self):
+        r = rules("progressive")
+        assert check(r, 3, melds("AH JK JK JK | 9c 10c jc qc")).valid
+        assert check(r, 1, melds("AH JK JK | 9c 9d 9s")).valid
+
+
+def add_needed(hand, needs):
+    return hand + cards(" ".join(needs))
+
+
 class TestLayOffKeepsTheWildRules:
     """000: "No puede añadir un segundo comodín a una combinación que ya contenga un comodín a menos que las
     cartas naturales de la combinación identifiquen claramente la posición del segundo comodín"."""

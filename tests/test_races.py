@@ -142,6 +142,25 @@ def test_a_stale_record_form_is_refused_and_keeps_what_was_typed(client):
     assert [h["hand"] for h in read(client.application, g)["hands"]] == [1]
 
 
+def test_a_stale_correction_is_refused_and_keeps_what_was_typed(client):
+    """The correction page, opened before someone else changed the game, saves nothing, says why, keeps the
+    typed correction and carries the game's new version, so sending it again saves it."""
+    g = game_with_hands(client.application, 2)
+    version = read(client.application, g)["version"]
+    r = client.put(f"/api/v1/games/{g['id']}/hands/2", json={**HAND, "version": version}, headers=auth(g["edit_token"]))
+    assert r.status_code == 200, r.json  # another phone corrects hand 2 meanwhile
+    typed = {"version": str(version), "out": "0", "cards_1": "K Q", "cards_2": "7"}
+    r = client.post(f"/g/{g['edit_token']}/hands/1", data=typed)
+    assert r.status_code == 409
+    html = r.get_data(as_text=True)
+    assert "Someone changed this game" in html and 'value="K Q"' in html
+    now = read(client.application, g)
+    assert now["version"] != version and f'name="version" value="{now["version"]}"' in html
+    assert client.post(f"/g/{g['edit_token']}/hands/1", data={**typed, "version": str(now["version"])}
+                       ).status_code == 302
+    assert read(client.application, g)["hands"][0]["penalties"] == {"Ann": 0, "Ben": 20, "Cy": 5}
+
+
 def test_versions_no_game_has_are_refused_not_a_crash(client):
     g = game_with_hands(client.application, 1)
     for version in (2**70, -(2**70), 0, -3):

@@ -552,10 +552,10 @@ def correct(token: str, number: int) -> Any:
         services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
                               exact_cut=form.cut_was_exact)
     except RefereeError as e:
-        if e.code == "stale":
-            flash(game_error_text(e), "warning")
-            return redirect(url_for("games.correct", token=token, number=number))
-        ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
+        # a stale page keeps the typed correction too: the form is drawn again at the game's new version
+        error = gettext("Someone changed this game since you opened this page.") if e.code == "stale" else \
+            game_error_text(e)
+        ctx.update(error=error, error_field=e.field, entered=request.form)
         return render_template("games/correct.html", **ctx), status_of(e)
     flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
     return redirect(url_for("games.play", token=token))
