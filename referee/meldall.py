@@ -173,8 +173,9 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
                 low, high = a - below, b + short - below
                 if low < lo_b or high > hi_b or high - low + 1 > 13:
                     continue
-                # the wild places at the ends must not pass over a card of the suit still to place
-                if any(present(si, p) for p in list(range(low, a)) + list(range(b + 1, high + 1))):
+                # the wild places at the ends pass over no card of the suit still to place (in the second pass they
+                # may: that card is left to another run of the suit)
+                if not skipping[0] and any(present(si, p) for p in list(range(low, a)) + list(range(b + 1, high + 1))):
                     continue
                 out.append((low, high, a, b))
         return out
