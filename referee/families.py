@@ -517,8 +517,11 @@ class Rules:
         >>> r.can_hold(1), r.can_hold(4, buys=2)
         (10, 16)
         """
-        spec = self.hand(min(hand, len(self.hands)))  # a replay is the last hand again
-        return spec.deal + (1 + BUY_EXTRA_CARDS) * buys
+        return self.played(hand).deal + (1 + BUY_EXTRA_CARDS) * buys
+
+    def played(self, number: int) -> HandSpec:
+        """The hand a game's ``number``-th hand plays: past the last, a replay of the last one."""
+        return self.hand(min(number, len(self.hands)))
 
     @property
     def pack_size(self) -> int:

@@ -127,6 +127,18 @@ class SeatScore:
         return self.penalty - self.bonus
 
 
+def typed_total(rules: Rules, score: int, cut_exactly: bool) -> int:
+    """The total that was typed for a player whose hand is kept only by its score (as an export keeps it): the
+    exact-cut bonus that came off it put back, so that scoring the hand again gives the same score.
+
+    >>> from referee.families import resolve
+    >>> r = resolve("liverpool", options={"exact_cut_bonus": 10})
+    >>> typed_total(r, 15, cut_exactly=True), typed_total(r, 15, cut_exactly=False)
+    (25, 15)
+    """
+    return score + (rules.exact_cut_bonus if cut_exactly else 0)
+
+
 @dataclass(frozen=True)
 class HandScore:
     seats: tuple[SeatScore, ...]

@@ -55,6 +55,25 @@ def buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str]
     return ruling
 
 
+def buys_left(rules: Rules, used: int) -> int | None:
+    """How many more discards a player who has bought ``used`` this hand may buy (None: no limit)."""
+    limit = rules.buy_limit
+    return None if limit is None else max(0, limit - used)
+
+
+def buy_refused(rules: Rules, used: int) -> str | None:
+    """Why a player who has bought ``used`` discards this hand may buy no more ("no_buying": the table does
+    not buy; "limit_reached"), or None.
+
+    >>> from referee.families import resolve
+    >>> [buy_refused(resolve("liverpool", options={"buy_limit": n}), 1) for n in (0, 1, 2, None)]
+    ['no_buying', 'limit_reached', None, None]
+    """
+    if rules.buy_limit == 0:
+        return "no_buying"
+    return "limit_reached" if buys_left(rules, used) == 0 else None
+
+
 def _buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str],
          buys_used: dict[str, int] | None = None, shanghai: bool = False) -> BuyRuling:
     """Who takes the top discard. ``current`` is the player whose turn it is (the next to draw); ``callers``
@@ -77,7 +96,7 @@ def _buy(rules: Rules, seats: Sequence[str], current: str, callers: Sequence[str
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise TableError("bad_count", "buys_used", name=name)
     limit = rules.buy_limit
-    left = {s: (None if limit is None else max(0, limit - used.get(s, 0))) for s in seats}
+    left = {s: buys_left(rules, used.get(s, 0)) for s in seats}
     start = seats.index(current)
     discarder = seats[start - 1]
     if not callers:

@@ -42,6 +42,35 @@ def test_a_value_written_into_a_field_reads_back(name, value):
     assert house.parse(o, house.as_text(o, value)) == value
 
 
+SAMPLES = {"ace": "high", "wild_ranks": ["JK", "2"], "set_min_naturals": 2, "run_max_wilds_per_4": None,
+           "second_wild_needs_fixed_position": False, "contract_extra_cards": True, "lay_off_same_turn": False,
+           "joker_swap": True, "buy_limit": 0, "stock_exhausted": "end_hand", "jokers": 3, "final_run": 7,
+           "wild_rank_points": 15, "exact_cut_bonus": 10, "contracts": ["S3 S3", "R7"]}
+
+
+@pytest.mark.parametrize("screen", [SETUP, REFEREE])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_one_form_draws_reads_and_links_every_option_a_screen_offers(web, screen, family):
+    """The fields come from the options' descriptions: a game's stored house rules written into a link and
+    read back from it are the same rules, and every field is drawn with the control its kind asks for."""
+    fam = FAMILIES[family]
+    offered = options_on(screen, fam)
+    stored = {o.name: SAMPLES[o.name] for o in offered if o.name in SAMPLES}
+    with web.test_request_context("/?lang=pt"):
+        link = house.house_rules_form(screen, fam, options=stored).query()
+        form = house.house_rules_form(screen, fam, MultiDict(link))
+        assert form.options() == stored
+        assert [f.name for f in form.option_fields()] == [house.field_name(o) for o in offered]
+        for f in form.option_fields():
+            html = str(f())
+            tag = {"bool": "<select", "choice": "<select", "contracts": "<textarea"}.get(f.option.kind, "<input")
+            assert html.startswith(tag + f' id="{f.name}" name="{f.name}"'), html
+            if f.option.kind == "bool":
+                assert ">sim</option>" in html and ">não</option>" in html
+        empty = house.house_rules_form(screen, fam, MultiDict())
+        assert empty.options() == {} and empty.query() == []
+
+
 def test_each_screen_offers_its_options_and_nothing_else(web):
     client = web.test_client()
     setup = client.get("/new?family=progressive").get_data(as_text=True)

@@ -74,8 +74,8 @@ def _contracts(field: "OptionField", **_: Any) -> Markup:
     box = Markup("<textarea{}>{}</textarea>").format(
         _attrs([("id", field.id), ("name", field.name), ("rows", 4), ("placeholder", Markup("S3 S3&#10;S3 R4&#10;R7")),
                 ("aria-describedby", how)]), field.data)
-    note = Markup('<p class="muted" id="{}">{}</p>').format(how, gettext(
-        "One line per hand: S3 is a set of 3 cards, R4 a run of 4; S3 S3 R4 asks for two sets of 3 and a run of 4."))
+    note = Markup('<p class="muted" id="{}">{}</p>').format(how, Markup(gettext(  # trusted, as a template trusts it
+        "One line per hand: S3 is a set of 3 cards, R4 a run of 4; S3 S3 R4 asks for two sets of 3 and a run of 4.")))
     return box + Markup("\n        ") + note
 
 

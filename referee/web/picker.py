@@ -43,7 +43,7 @@ def facts(rules: Rules, hand: int | None = None, ranks_only: bool = False) -> di
     rank where suits do not count) and of the joker, the hand's deal, and the words it says about them."""
     copies = rules.rank_copies(Rank.ACE) if ranks_only else rules.copies(NATURALS[0])
     jokers = rules.copies(JOKER)
-    size = rules.hand(min(hand, len(rules.hands))).deal if hand else None
+    size = rules.played(hand).deal if hand else None
     if ranks_only:
         full = ngettext("The pack holds only one card of rank %(rank)s: no more can be entered.",
                         "The pack holds only %(num)s cards of rank %(rank)s: no more can be entered.", copies,
@@ -82,11 +82,11 @@ def typed_cards(text: str | None, field: str) -> list[Card]:
         raise _refuse(e.text, field) from None
 
 
-def typed_leftovers(text: str | None, field: str) -> list[str]:
-    """A player's leftover cards typed or tapped into the end-of-hand form, in the notation the scoreboard
-    stores (``J``, ``10H``, ``JK``)."""
+def typed_leftovers(text: str | None, field: str) -> tuple[Leftover, ...]:
+    """A player's leftover cards typed or tapped into the end-of-hand form, read once, in the reader's letters
+    (the scoreboard stores them in the notation: ``J``, ``10H``, ``JK``)."""
     try:
-        return [str(x) for x in Leftover.parse_all((text or "").replace(",", " "), card_reading())]
+        return Leftover.parse_all((text or "").replace(",", " "), card_reading())
     except CardError as e:
         raise _refuse(e.text, field) from None
 

@@ -279,9 +279,8 @@ def arrange(data: dict[str, Any]) -> Response:
 def penalty(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     cards = cards_field(need(data, "cards"), "cards", maximum=200)
-    points = scoring.card_points(rules, cards)
-    return jsonify({"penalty": sum(p for _, p in points),
-                    "cards": [{"card": str(c), "points": p} for c, p in points]})
+    return jsonify({"penalty": scoring.penalty(rules, cards),
+                    "cards": [{"card": str(c), "points": p} for c, p in scoring.card_points(rules, cards)]})
 
 
 @bp.post("/buy")

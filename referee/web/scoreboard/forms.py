@@ -63,6 +63,10 @@ class HandFormBase(FlaskForm):
     def cut_was_exact(self) -> bool:
         return self.exact_cut.data == "1"
 
+    def typed(self) -> dict[str, str]:
+        """Each field as it was posted, to show again with a refusal (what was typed is never lost)."""
+        return {f.name: str(f.raw_data[0]) for f in self if f.raw_data and f.name != "csrf_token"}
+
     def out_seat(self) -> int | None:
         """The seat that went out; None when the stock ran out."""
         text = (self.out.data or "").strip()

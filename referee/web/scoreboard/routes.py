@@ -379,7 +379,7 @@ def record(token: str) -> Any:
             flash(game_error_text(e), "warning")
             return redirect(url_for("games.play", token=token))
         ctx = board_context(game, True, token)
-        ctx.update(error=game_error_text(e), error_field=e.field, entered=request.form)
+        ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed())
         return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
@@ -555,7 +555,7 @@ def correct(token: str, number: int) -> Any:
         # a stale page keeps the typed correction too: the form is drawn again at the game's new version
         error = gettext("Someone changed this game since you opened this page.") if e.code == "stale" else \
             game_error_text(e)
-        ctx.update(error=error, error_field=e.field, entered=request.form)
+        ctx.update(error=error, error_field=e.field, entered=form.typed())
         return render_template("games/correct.html", **ctx), status_of(e)
     flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
     return redirect(url_for("games.play", token=token))

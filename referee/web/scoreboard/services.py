@@ -32,8 +32,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ...cards import CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
-from ...scoring import Entry, Leftover, running_totals, score_hand, standings
-from ...table import deal_order
+from ...scoring import Entry, Leftover, running_totals, score_hand, standings, typed_total
+from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
 
@@ -214,7 +214,10 @@ def state(game: Game) -> State:
 
 # ------------------------------------------------------------------------------------------- scoring
 def entry(cards: Any = None, total: int | None = None) -> Entry:
-    """One player's leftovers as typed or tapped: card tokens (a list, or one string), and/or a total."""
+    """One player's leftovers: as a form read them (``Leftover``s), or card tokens in the notation (a list, or
+    one string: an import, the API), and/or a total."""
+    if isinstance(cards, tuple) and all(isinstance(c, Leftover) for c in cards):
+        return Entry(cards or None, total)
     try:
         parsed = Leftover.parse_all(cards) if cards else ()
     except CardError as e:
@@ -405,17 +408,17 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
             raise Refusal("not_current_hand", "hand", hand=number)
         if not 0 <= seat < len(game.players):
             raise Refusal("unknown_player", "player", name=str(seat))
-        limit = rules.buy_limit
         name = game.players[seat].name
         used = sum(1 for b in game.current_buys if b.seat == seat)
-        if limit == 0 or limit is not None and used >= limit:
+        refused = buy_refused(rules, used)
+        if refused is not None:
             w.cancel()
-            return BuyOutcome(False, "no_buying", {}, 0) if limit == 0 else \
-                BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
+            return BuyOutcome(False, refused, {"players": [name]} if refused == "limit_reached" else {}, 0)
         at = now()
         hands = select(db.func.count(Hand.id)).where(Hand.game_id == game.id).scalar_subquery()
         taken = select(db.func.count(Buy.id)).where(Buy.game_id == game.id, Buy.hand_number == number,
                                                     Buy.seat == seat).scalar_subquery()
+        limit = rules.buy_limit  # the INSERT's own guard, for a buy from another phone
         allowed = [hands == number - 1] + ([] if limit is None else [taken < limit])
         row = select(literal(game.id), literal(number), literal(seat), literal(at, Buy.created_at.type)).where(*allowed)
         new_id = db.session.execute(insert(Buy).from_select(["game_id", "hand_number", "seat", "created_at"], row)
@@ -429,8 +432,7 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
     set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
                                                                         hand_number=number, seat=seat, created_at=at)])
     set_committed_value(game, "last_undoable", change)
-    left = None if limit is None else limit - used - 1
-    return BuyOutcome(True, "buy_recorded", {"player": name}, left)
+    return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
 def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
@@ -750,10 +752,11 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
             if not playing:  # the game is over: nothing is bought or laid down any more
                 raise Refusal("not_current_hand", kind, status=422, hand=number)
             if kind == "buy":
-                if rules.buy_limit == 0:
+                refused = buy_refused(rules, used[s])
+                if refused == "no_buying":
                     raise Refusal("no_buying", "buys", status=422)
-                if rules.buy_limit is not None and used[s] >= rules.buy_limit:
-                    raise Refusal("limit_reached", "buys", status=422, players=[game.players[s].name])
+                if refused is not None:
+                    raise Refusal(refused, "buys", status=422, players=[game.players[s].name])
                 used[s] += 1
                 db.session.add(Buy(game_id=game.id, hand_number=number, seat=s))
                 db.session.add(Change(game_id=game.id, via="import", kind="buy_added", hand_number=number, seat=s))
@@ -783,10 +786,8 @@ def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> N
     entries = {}
     for name, cards in leftovers.items():
         if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
-            total = _whole(penalties[name])
-            if exact_cut and name == cutter_of(game, number):
-                total += rules.exact_cut_bonus
-            entries[seat[name]] = entry(total=total)
+            cut_exactly = exact_cut and name == cutter_of(game, number)
+            entries[seat[name]] = entry(total=typed_total(rules, _whole(penalties[name]), cut_exactly))
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 60:
             entries[seat[name]] = entry(cards)
         else:
