@@ -62,7 +62,7 @@ class TestRecordForm:
         assert 'value="ZZ"' in html
 
     @pytest.mark.parametrize("lang, down, not_down", [("en", "Down", "Not down"), ("es", "Bajado", "Sin bajar"),
-                                                      ("de", "Ausgelegt", "Nicht ausgelegt"),
+                                                      ("de", "Ausgelegt", "Noch nicht"),
                                                       ("pt", "Baixou", "Não baixou")])
     def test_gone_down_says_both_states(self, client, lang, down, not_down):
         g = create(client)
@@ -161,7 +161,7 @@ class TestCorrections:
         table = table[:table.index("</table>")]
         head = re.findall(r"<th\b[^>]*>", table[:table.index("</thead>")])
         assert len(head) == 1 + len(names)  # the hand's number is the link: no column left to clip
-        assert all(f"<span>{n}</span>" in table for n in names)
+        assert all(f'<span title="{n}">{n}</span>' in table for n in names)  # each name whole, and in its title
 
 
 # ------------------------------------------------------------------------------------------ undo and redo

@@ -79,6 +79,29 @@ def a_game(client) -> tuple[str, str]:
     return edit, f"/g/{g['view_token']}"
 
 
+def a_group(client) -> tuple[str, str, str]:
+    """A group with a finished Progressive game and one in play: its stats, charts, head to head and games list.
+    Returns the group's edit and view paths and the finished game's id."""
+    grp = client.post("/api/v1/groups", json={"name": "Thursday table"}).get_json()
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    ids = []
+    for hands in (7, 1):
+        g = client.post("/api/v1/games", json={"ruleset": "progressive", "players": names, "group": grp["id"],
+                                               "group_token": grp["edit_token"]}).get_json()
+        for h in range(1, hands + 1):
+            out = names[h % 4]
+            r = client.post(f"/api/v1/games/{g['id']}/hands", headers={"Authorization": f"Bearer {g['edit_token']}"},
+                            json={"hand": h, "out": out, "leftovers": {n: ["K", "7"] for n in names if n != out}})
+            assert r.status_code == 201, r.get_json()
+        ids.append(g["id"])
+    return f"/groups/{grp['edit_token']}", f"/groups/{grp['view_token']}", ids[0]
+
+
+def form_token(client, path: str) -> dict[str, str]:
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get(path).get_data(as_text=True))
+    return {"csrf_token": token.group(1)} if token else {}
+
+
 # the referee's forms, each with an input that draws a verdict (a refusal, reasons and the rule they rest on)
 VERDICTS = {
     "/referee/check": {"family": "liverpool", "hand": "2", "melds": "7h 7d JK\n5c 6c 8c 9c"},
@@ -101,17 +124,34 @@ def pages(client, lang):
     paths += [f"/referee/{mode}?family={f}" for mode in ("check", "arrange", "layoff", "swap", "buy") for f in FAMILIES]
     paths += [f"/rules/search?q={q}" for q in ("joker", "comodín", "coringa", "buy", "compra", "Kauf", "hand", "10",
                                                "option", "Tisch", "mesa")]
+    group, group_view, game_id = a_group(client)
+    paths += ["/groups", "/groups/new", "/groups/import", group, group_view, f"{group}?family=progressive",
+              f"{group}/new", f"{group}/share", f"{group_view}/share"]
     for path in paths:
         sep = "&" if "?" in path else "?"
         r = client.get(f"{path}{sep}lang={lang}")
         assert r.status_code == 200, path
         yield path, visible(r.get_data(as_text=True))
     for path, form in VERDICTS.items():
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get(path).get_data(as_text=True))
-        r = client.post(f"{path}?lang={lang}", data=form | ({"csrf_token": token.group(1)} if token else {}))
+        r = client.post(f"{path}?lang={lang}", data=form | form_token(client, path))
         html = r.get_data(as_text=True)
         assert r.status_code == 200 and 'class="verdict' in html, (path, r.status_code)
         yield path + " (verdict)", visible(html)
+    # the error pages, and forms sent back with what was wrong in them
+    for path, status in (("/no-such-page", 404), (f"{edit}/nope", 404), (f"{group}/games/nope", 404),
+                         ("/groups/not-a-group", 404), (f"{edit}/undo", 405), (f"{view}/hands/1", 403)):
+        r = client.get(f"{path}?lang={lang}")
+        assert r.status_code == status, (path, r.status_code)
+        yield f"{path} ({status})", visible(r.get_data(as_text=True))
+    refusals = {"/new": {"family": "liverpool", "name": ["Ann", "Ann", ""], "opt_buy_limit": "-1"},
+                "/referee/check": {"family": "contract", "hand": "1", "melds": "7x 7y ZZ"},
+                f"{group}/new": {"family": "liverpool", "players": []},
+                "/groups/new": {"name": ""}}
+    for path, form in refusals.items():
+        r = client.post(f"{path}?lang={lang}", data=form | form_token(client, path))
+        html = r.get_data(as_text=True)
+        assert r.status_code in (400, 422) and 'role="alert"' in html, (path, r.status_code)
+        yield f"{path} (refused)", visible(html)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -125,8 +165,8 @@ def test_no_option_names_on_pages(client, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_contract_notation_in_rules_text(client, lang):
     for path, v in pages(client, lang):
-        if path.startswith("/new"):
-            continue  # the setup screen explains the notation its contracts field takes
+        if re.match(r"/new\b|/groups/[^/ ]+/new\b", path):
+            continue  # the setup screens (and a group's) explain the notation their contracts field takes
         text = "\n".join(v.text)  # one line per text node: a table cell's figure is not the next cell's count
         for pattern in (NOTATION, COUNTED_MELDS):
             found = pattern.search(text)

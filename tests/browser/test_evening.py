@@ -28,7 +28,7 @@ LANGS = {
     "es": {"names": ["Lucía", "Mateo", "Sofía", "Martín"], "renamed": "Mateo José", "locale": "es-ES",
            "down": "Bajado", "not_down": "Sin bajar", "wins": "Gana Lucía.", "saved": "Mano 1 guardada"},
     "de": {"names": ["Jürgen", "Anna", "Lukas", "Greta"], "renamed": "Anna-Lena", "locale": "de-DE",
-           "down": "Ausgelegt", "not_down": "Nicht ausgelegt", "wins": "Jürgen gewinnt.",
+           "down": "Ausgelegt", "not_down": "Noch nicht", "wins": "Jürgen gewinnt.",
            "saved": "Runde 1 gespeichert"},
 }
 

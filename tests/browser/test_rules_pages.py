@@ -48,3 +48,18 @@ def test_search_finds_and_links_to_the_rule(page, live_server):
     first.click()
     assert page.url.endswith(href.split("?")[0].split("/")[-1]) or "#" in page.url
     shot(page, "search-es")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_comparison_marks_sit_beside_their_values(page, live_server, lang):
+    """On a phone each comparison row is a card of "family: value" lines; the * that marks the app's choice
+    belongs after its value, not on a line of its own under the family's name."""
+    page.goto(f"{live_server}/rules/compare?lang={lang}")
+    astray = page.evaluate("""[...document.querySelectorAll('table.compare td .mark')].filter(m => {
+        const td = m.closest('td'), value = td.querySelector(':scope > span');
+        return !value || m.getBoundingClientRect().left < value.getBoundingClientRect().left; }).length""")
+    marks = page.locator("table.compare td .mark").count()
+    assert marks > 10 and astray == 0, (marks, astray)
+    assert fits_phone(page)
+    page.locator("table.compare td .mark").first.scroll_into_view_if_needed()
+    shot(page, f"compare-marks-{lang}")

@@ -98,11 +98,17 @@ def _meld_view(reading: Any) -> dict[str, Any]:
                       for c, a in reading.wilds]}
 
 
+_AN = {"A", "8"}  # English says "an ace", "an 8": the other languages translate both phrasings alike
+
+
 def _stands(stands: str) -> str:
     try:
         return card_text(Card.parse(stands))
     except CardError:
-        return gettext("a %(rank)s", rank=rank_letters(stands) if len(stands) == 1 and stands != "?" else stands)
+        rank = rank_letters(stands) if len(stands) == 1 and stands != "?" else stands
+        if stands in _AN:
+            return gettext("an %(rank)s", rank=rank)
+        return gettext("a %(rank)s", rank=rank)
 
 
 # ------------------------------------------------------------------------------------------- the rulings
@@ -164,7 +170,10 @@ def _need(stands: str) -> str:
     try:
         return card_text(Card.parse(stands))
     except CardError:
-        return gettext("a %(rank)s of any suit", rank=rank_letters(stands) if len(stands) == 1 else stands)
+        rank = rank_letters(stands) if len(stands) == 1 else stands
+        if stands in _AN:
+            return gettext("an %(rank)s of any suit", rank=rank)
+        return gettext("a %(rank)s of any suit", rank=rank)
 
 
 def rule_layoff(rules: Rules, form: LayoffForm) -> Outcome:
