@@ -46,6 +46,8 @@ bench: setup
 bench-compare: setup
 	$(BIN)/python bench/compare.py $(BASE)
 
+# steps the tables up until the target is missed; LOADTEST_TABLES=N for one load, DATABASE_URL=postgresql://…
+# for PostgreSQL, INSTANCES=2 for two servers on one database (docs/bench.md)
 loadtest: setup
 	$(BIN)/python bench/loadtest.py
 

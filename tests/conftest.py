@@ -20,7 +20,8 @@ if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
-TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "group_games", "group_members", "groups")
+TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "group_games", "group_members", "groups",
+          "rate_limits")
 
 
 def backends():

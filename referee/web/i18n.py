@@ -10,6 +10,7 @@ web form with cards and the card picker read with.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from babel import Locale
@@ -95,11 +96,16 @@ def init_app(app: Flask) -> None:
 
 def language_names() -> dict[str, str]:
     """Each of the app's languages by its own name, for the language menu ("Español", "Deutsch")."""
-    names = {}
-    for code in current_app.config["LANGUAGES"]:
+    return dict(_language_names(tuple(current_app.config["LANGUAGES"])))
+
+
+@lru_cache(maxsize=8)
+def _language_names(codes: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    names = []
+    for code in codes:
         name = Locale.parse(code).get_display_name(code) or code
-        names[code] = name[:1].upper() + name[1:]
-    return names
+        names.append((code, name[:1].upper() + name[1:]))
+    return tuple(names)
 
 
 def card_notation() -> dict[str, Any]:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -229,6 +230,17 @@ class GroupGame(db.Model):  # type: ignore[name-defined]
 
     group: Mapped[Group] = relationship(back_populates="games")
     game: Mapped[Game] = relationship()
+
+
+class RateCount(db.Model):  # type: ignore[name-defined]
+    """How many writes one client has sent in the current window of one limit (``ratelimit``): kept here so
+    that every server process on the database counts them together."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)  # when the window ends, seconds since the epoch
 
 
 @event.listens_for(Engine, "connect")

@@ -6,9 +6,11 @@ and logs that never hold a game's token.
 - ``TRUSTED_HOSTS`` (comma-separated, e.g. ``rummy.example.org,localhost``): a request for any other host
   is refused (400) before it reaches a page.
 - ``RATE_LIMIT_WRITES`` (default ``WRITE_LIMIT``): how many writes (posts that start, change, import or delete
-  a game) one client may send; ``RATELIMIT_STORAGE_URI`` is where the counts live (in memory by default: per
-  server process; ``redis://…`` or ``memcached://…`` to share them between servers); ``RATE_LIMIT=off`` turns
-  the limit off. A client is its address as the server sees it (behind a proxy, set ``TRUST_PROXY``).
+  a game) one client may send; ``RATELIMIT_STORAGE_URI`` is where the counts live (``database://``, the
+  default: the app's own database, shared by every process and server on it; ``redis://…`` or
+  ``memcached://…`` also share them; ``memory://`` keeps them in each process, which multiplies the limit by
+  the number of processes); ``RATE_LIMIT=off`` turns the limit off. A client is its address as the server
+  sees it (behind a proxy, set ``TRUST_PROXY``).
 - The app's own log lines (the development server's request log, gunicorn's access log when the app runs
   under it, warnings) show ``/g/***`` for a game link and ``Bearer ***`` for a token.
 """
@@ -20,9 +22,11 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, current_app, url_for
+from flask import Flask, current_app, request, url_for
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+
+from . import ratelimit  # noqa: F401 - registers the "database://" storage
 
 WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minute; a club on one address, more
 WRITE_METHODS = ["POST", "PUT", "DELETE"]
@@ -30,6 +34,12 @@ WRITE_METHODS = ["POST", "PUT", "DELETE"]
 limiter = Limiter(key_func=get_remote_address)
 writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
                               methods=WRITE_METHODS)
+
+@limiter.request_filter
+def _reads_go_by() -> bool:
+    """Only writes are limited: a read (a poll, a page, the referee) skips the limiter's work altogether."""
+    return request.method not in WRITE_METHODS
+
 
 _LINK = re.compile(r"(/g/)[^/?#\s\"']+")
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"']+")
@@ -67,7 +77,8 @@ def init_app(app: Flask) -> None:
     if hosts and app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]
     app.config.setdefault("RATE_LIMIT_WRITES", os.environ.get("RATE_LIMIT_WRITES") or WRITE_LIMIT)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("RATELIMIT_STORAGE_URI") or "memory://")
+    # the counts live in the app's database (``ratelimit``): every process and server on it shares them
+    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("RATELIMIT_STORAGE_URI") or "database://")
     # on unless turned off; tests turn it on where they test it (a test client sends hundreds of writes)
     app.config.setdefault("RATELIMIT_ENABLED", os.environ.get("RATE_LIMIT", "on") != "off" and not app.testing)
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)

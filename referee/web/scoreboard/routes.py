@@ -7,7 +7,12 @@ nothing changed.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import secrets
+import threading
+from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -25,6 +30,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -34,10 +40,10 @@ from ...families import FAMILIES, REFEREE, SETUP, preview
 from ...i18n import N_
 from ...scoring import Leftover
 from ...verdicts import CODES
-from .. import jsonio, public
+from .. import ROOT, jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..i18n import lang, message
+from ..i18n import message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..tokens import Links
 from ..words import contract_words
@@ -170,8 +176,22 @@ def _setup_context(fam: Any, names: list[str], variants: list[str], rules_form: 
 
 
 # ------------------------------------------------------------------------------------------ playing
-def etag_for(game: Any, can_edit: bool) -> str:
-    return f'W/"{game.id}-{game.version}-{lang()}-{int(can_edit)}"'
+def etag_for(game_id: str, version: int, can_edit: bool) -> str:
+    """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
+    the reader's language, the kind of link, and the templates and translations this server draws it with (so
+    a phone never keeps a board drawn by an older release, nor one drawn by another server running other code)."""
+    return f'W/"{game_id}-{version}-{select_locale()}-{int(can_edit)}-{_release()}"'
+
+
+@lru_cache(maxsize=1)
+def _release() -> str:
+    """A short hash of everything a board is drawn from besides the game: the templates and the compiled
+    translations (read once per process; a release restarts the servers)."""
+    digest = hashlib.sha256()
+    for folder, pattern in ((ROOT / "templates", "**/*.html"), (ROOT / "translations", "**/*.mo")):
+        for path in sorted(folder.glob(pattern)):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:8]
 
 
 def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
@@ -236,10 +256,62 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 cutter_of=lambda number: services.cutter_of(game, number))
 
 
-def board_fragment(game: Any, can_edit: bool, token: str) -> str:
+def board_fragment(game: Any, can_edit: bool, token: str, **extra: Any) -> str:
     """The board, and the links and undo under it (swapped out of band), as htmx re-draws them."""
-    ctx = board_context(game, can_edit, token)
-    return render_template("games/_board.html", **ctx) + render_template("games/_foot.html", oob=True, **ctx)
+    return render_template("games/_board_fragment.html", oob=True, **board_context(game, can_edit, token), **extra)
+
+
+class Boards:
+    """Boards this process has drawn, by what each was drawn from: its ETag (the game's id and version, the
+    language, the kind of link, the release) and the link. After a save the first phone to ask draws the
+    board; the others at the table that ask the same process get it as drawn. Nothing here needs sharing
+    between processes: an entry is only ever found by the version the database holds now (read by the same
+    request), so it can never show a board older than the last save; another process draws its own. The
+    reader's form token is put in on the way out (an edit board's forms carry it)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._drawn: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> str | None:
+        with self._lock:
+            html = self._drawn.get(key)
+            if html is not None:
+                self._drawn.move_to_end(key)
+            return html
+
+    def put(self, key: tuple[str, str], html: str) -> None:
+        with self._lock:
+            self._drawn[key] = html
+            self._drawn.move_to_end(key)
+            while len(self._drawn) > self.size:
+                self._drawn.popitem(last=False)
+
+
+CSRF_MARK = secrets.token_hex(16)  # stands for the reader's form token in a board kept for every reader
+
+
+@bp.record_once
+def _boards(state: Any) -> None:
+    state.app.extensions["boards"] = Boards(int(state.app.config.get("BOARD_CACHE_SIZE", 500)))
+
+
+def drawn_board(token: str, game_id: str, version: int, can_edit: bool) -> tuple[str, str]:
+    """The board for a link, and its ETag: as this process drew it for this version, else drawn now."""
+    boards: Boards = current_app.extensions["boards"]
+    tag = etag_for(game_id, version, can_edit)
+    html = boards.get((tag, token))
+    if html is None:
+        loaded = services.find(token)
+        if loaded is None:
+            abort(404)
+        game, can_edit = loaded
+        # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
+        tag = etag_for(game.id, game.version, can_edit)
+        html = board_fragment(game, can_edit, token, csrf_token=lambda: CSRF_MARK)
+        boards.put((tag, token), html)
+    return (html.replace(CSRF_MARK, generate_csrf()) if can_edit else html), tag
 
 
 @bp.get("/g/<token>")
@@ -256,13 +328,22 @@ def play(token: str) -> BaseResponse:
 
 @bp.get("/g/<token>/board")
 def board(token: str) -> Response:
-    """The part of the game screen that other phones change. Polled: 304 while the game's version is the same."""
-    game, can_edit = load(token)
-    tag = etag_for(game, can_edit)
+    """The part of the game screen that other phones change. Polled: while the game's version is the one the
+    phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
+    read or drawn (no session, no rules, no template)."""
+    found = services.version_of(token)
+    if found is None:
+        abort(404)
+    tag = etag_for(*found)
     if tag in request.headers.get("If-None-Match", ""):
-        resp = Response(status=304)
-    else:
-        resp = make_response(board_fragment(game, can_edit, token))
+        return _board_headers(Response(status=304), tag)
+    html, tag = drawn_board(token, *found)
+    return _board_headers(make_response(html), tag)
+
+
+def _board_headers(resp: Response, tag: str) -> Response:
+    """A board may be kept, but never shown again without asking (no-cache): each poll asks with its ETag. It is
+    the reader's own (private): its forms hold the reader's session token, its links the game's token."""
     resp.headers["ETag"] = tag
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.headers["Vary"] = "Cookie, Accept-Language"

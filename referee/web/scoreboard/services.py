@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import insert, literal, or_, select, update
+from sqlalchemy import bindparam, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -116,6 +116,26 @@ def find(token: str) -> tuple[Game, bool] | None:
     if game is None:
         return None
     return game, game.edit_hash == digest
+
+
+GAMES = Game.__table__
+# Built once: the statement is compiled once per process and cached, and no ORM object is made for a poll.
+_VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(
+    or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token")))
+
+
+def version_of(token: str) -> tuple[str, int, bool] | None:
+    """The id and version of the game a link opens, and whether the link may change it: one indexed query on the
+    games table, nothing else loaded (what a poll needs to answer "unchanged"). On a connection of its own, not
+    the request's session (which a poll answered here never opens)."""
+    if not TOKEN.fullmatch(token):
+        return None
+    digest = token_hash(token)
+    with db.engine.connect() as conn:
+        row = conn.execute(_VERSION_OF, {"digest": digest, "token": token}).first()
+    if row is None:
+        return None
+    return row[0], row[1], row[2] == digest
 
 
 def rules_of(game: Game) -> Rules:

@@ -1,0 +1,128 @@
+"""Nothing that must be shared lives in one process's memory: two app instances on one database (SQLite and
+PostgreSQL) count a client's writes together, so two servers, or two workers of one, never double the limit."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from referee.web import create_app, ratelimit
+from referee.web.models import RateCount, db
+from referee.web.public import limiter
+from tests.conftest import backends, make_app
+
+PLAYERS = ["Ann", "Ben", "Cy"]
+
+
+@pytest.fixture(params=list(backends()))
+def pair(request, tmp_path):
+    """Two servers on one database, the write limit on (4 a minute)."""
+    first = make_app(request, tmp_path, request.param)
+    second = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                         "DATABASE_URL": first.config["SQLALCHEMY_DATABASE_URI"]})
+    for app in (first, second):
+        app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="4 per minute")
+        limiter.init_app(app)  # (the limiter reads RATELIMIT_ENABLED when it starts)
+    yield first, second
+    for app in (first, second):
+        app.config["RATELIMIT_ENABLED"] = False
+        limiter.init_app(app)
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def write(app, address="10.0.0.1"):
+    return app.test_client().post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS},
+                                  environ_overrides={"REMOTE_ADDR": address})
+
+
+def test_two_servers_count_one_clients_writes_together(pair):
+    a, b = pair
+    answers = [write(app).status_code for app in (a, b, a, b)]
+    assert answers == [201] * 4
+    # the counts are in the database, not in this process: a limiter started afresh (as in another process, or
+    # after a restart) holds nothing of its own and still refuses the fifth
+    with a.app_context():
+        assert [r.count for r in db.session.query(RateCount)] == [4]
+    limiter.init_app(b)
+    assert isinstance(limiter._storage, ratelimit.DatabaseStorage)
+    assert write(a).status_code == 429 and write(b).status_code == 429
+    refused = write(b)
+    assert refused.json["error"]["code"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
+    assert write(a, "10.0.0.2").status_code == 201  # another client has a count of its own
+
+
+def test_the_headers_say_what_is_left_whichever_server_answers(pair):
+    a, b = pair
+    left = [int(write(app).headers["X-RateLimit-Remaining"]) for app in (a, b, a)]
+    assert left == [3, 2, 1]
+
+
+def test_a_window_that_ended_starts_again(pair, monkeypatch):
+    a, b = pair
+    now = ratelimit.clock()
+    monkeypatch.setattr(ratelimit, "clock", lambda: now)
+    for app in (a, b, a, b):
+        assert write(app).status_code == 201
+    assert write(a).status_code == 429
+    monkeypatch.setattr(ratelimit, "clock", lambda: now + 61)  # a minute later, on both servers
+    assert write(b).status_code == 201 and write(a).status_code == 201
+    with a.app_context():  # the ended windows are swept: no row is left whose window is over
+        storage = limiter._storage
+        storage._swept = 0.0
+        monkeypatch.setattr(ratelimit, "clock", lambda: now + 200)
+        write(a, "10.0.0.3")
+        assert db.session.query(RateCount).filter(RateCount.expires_at < now + 200).count() == 0
+
+
+def test_writes_sent_at_once_to_two_servers_get_exactly_the_limit(pair):
+    a, b = pair
+    barrier = threading.Barrier(8)
+    codes: list[int] = []
+    lock = threading.Lock()
+
+    def run(app):
+        client = app.test_client()
+        barrier.wait(timeout=10)
+        code = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS},
+                           environ_overrides={"REMOTE_ADDR": "10.0.0.7"}).status_code
+        with lock:
+            codes.append(code)
+
+    threads = [threading.Thread(target=run, args=(a if i % 2 else b,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(codes) == [201] * 4 + [429] * 4, codes
+
+
+def test_a_form_drawn_by_one_server_is_taken_by_the_other(tmp_path, request):
+    """Sessions and form tokens are signed with the one SECRET_KEY every server is given, and live in the
+    phone's cookie: a buy drawn by one server and sent to the other is taken."""
+    import re
+
+    a = make_app(request, tmp_path, "sqlite")
+    b = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": a.config["SQLALCHEMY_DATABASE_URI"]})
+    a.config["WTF_CSRF_ENABLED"] = b.config["WTF_CSRF_ENABLED"] = True
+    phone = a.test_client()
+    g = phone.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS}).json
+    html = phone.get(f"/g/{g['edit_token']}/board").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    other = b.test_client()
+    for cookie in phone._cookies.values():  # the same phone (its cookies) asking the other server
+        other.set_cookie(cookie.key, cookie.value, domain=cookie.domain)
+    r = other.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 1, "csrf_token": token})
+    assert r.status_code == 302
+    assert '<span class="count">1' in other.get(f"/g/{g['view_token']}/board").get_data(as_text=True)
+
+
+def test_the_headers_report_the_requests_own_count_even_if_its_window_ends_meanwhile(pair, monkeypatch):
+    a, _ = pair
+    now = ratelimit.clock()
+    ticks = iter([now] + [now + 90] * 20)  # the hit at the start of the request, then the minute is over
+    monkeypatch.setattr(ratelimit, "clock", lambda: next(ticks))
+    r = write(a)
+    assert r.status_code == 201 and r.headers["X-RateLimit-Remaining"] == "3"
