@@ -2,6 +2,7 @@
 and half of another with overlapping players, see the stats, the charts and the head to head, and rematch."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, fits_phone, shot
 
@@ -105,7 +106,7 @@ def test_a_groups_evenings(browser, live_server, lang):
     assert page.locator("dl.deal div:nth-child(2) dd").inner_text() == "Dee"
     shot(page, f"group-{lang}-09-rematch")
     page.click(".group-link a")
-    assert page.locator("ul.group-games li").count() == 3
+    expect(page.locator("ul.group-games li")).to_have_count(3)  # waits for the group's page to load
     page.click("a[href$='/share']")
     assert page.locator(".qr svg").count() == 2
     shot(page, f"group-{lang}-10-share")

@@ -249,7 +249,8 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     points = {str(Leftover(r)): st.rules.rank_points(r) for r in (*Rank, None)}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
-                buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version, etag=etag_for(game, can_edit),
+                buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
+                etag=etag_for(game.id, game.version, can_edit),
                 last_change=services.last_change(game) if can_edit else None, change_text=change_text,
                 referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
                 outcome_words=outcome_words, redo_change=services.redoable(game) if can_edit else None,
