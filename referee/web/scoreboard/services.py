@@ -493,12 +493,7 @@ def _undo(game: Game, change: Change) -> None:
             raise Refusal("undo_blocked", None)
         game.hands.remove(next(h for h in game.hands if h.number == n))
     elif change.kind == "hand_corrected":
-        hand = next(h for h in game.hands if h.number == n)
-        hand.out_seat = change.before["out_seat"]
-        hand.cut_bonus = change.before.get("cut_bonus", 0)
-        hand.results.clear()
-        db.session.flush()
-        hand.results.extend(_restored(r) for r in change.before["results"])
+        _put_back(next(h for h in game.hands if h.number == n), change.before)
     elif change.kind == "buy_added":
         last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
                                                        Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
@@ -561,12 +556,7 @@ def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
                                    cut_bonus=after.get("cut_bonus", 0), replay=n > len(rules_of(game).hands),
                                    results=[_restored(r) for r in after["results"]]))
         elif change.kind == "hand_corrected":
-            hand = next(h for h in game.hands if h.number == n)
-            hand.out_seat = change.after["out_seat"]
-            hand.cut_bonus = change.after.get("cut_bonus", 0)
-            hand.results.clear()
-            db.session.flush()
-            hand.results.extend(_restored(r) for r in change.after["results"])
+            _put_back(next(h for h in game.hands if h.number == n), change.after)
         elif change.kind == "buy_added":
             db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
         elif change.kind == "buy_removed":
@@ -647,6 +637,15 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
                               after={"names": [before[i] for i in order]}))
+
+
+def _put_back(hand: Hand, snap: dict[str, Any]) -> None:
+    """A recorded hand made again as the history's snapshot of it holds it (an undone or redone correction)."""
+    hand.out_seat = snap["out_seat"]
+    hand.cut_bonus = snap.get("cut_bonus", 0)
+    hand.results.clear()
+    db.session.flush()
+    hand.results.extend(_restored(r) for r in snap["results"])
 
 
 def _restored(row: dict[str, Any]) -> Result:
