@@ -63,7 +63,7 @@ CODES: dict[str, Code] = {
     "layoff_not_down": Code("rule-lay-off", N_("You may lay off only once your contract is down.")),
     "layoff_same_turn": Code("rule-lay-off", N_("You may not lay off in the turn you go down; wait for your next "
                                                 "turn.")),
-    "layoff_wrong_rank": Code("rule-set", N_("%(card)s is not a %(rank)s: it cannot join this set.")),
+    "layoff_wrong_rank": Code("rule-set", N_("%(card)s cannot join this set: the set's rank is %(rank)s.")),
     "layoff_wrong_suit": Code("rule-run", N_("%(card)s is not of this run's suit.")),
     "layoff_taken": Code("rule-run", N_("The run already has a card at the place of %(card)s.")),
     "layoff_no_end": Code("rule-run", N_("%(card)s does not fit at either end of this run.")),

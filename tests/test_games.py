@@ -219,6 +219,22 @@ class TestPages:
         hist = client.get(f"/g/{g['edit_token']}/history").get_data(as_text=True)
         assert "Hand 1 recorded" in hist and "undone" in hist and "API" in hist
 
+    def test_history_dates_put_the_day_first_in_every_language(self, client):
+        """English dates are British ("02/12/2026, 21:05"): a table never reads the 2nd of December as the 12th
+        of February. The other languages write theirs their own way."""
+        from datetime import datetime, timezone
+
+        g = create(client)
+        days = {datetime.now(timezone.utc)}
+        record(client, g, 1, "Ann", {"Ben": ["A"], "Cy": ["2"], "Dee": ["3"]})
+        pages = {lang: client.get(f"/g/{g['edit_token']}/history?lang={lang}").get_data(as_text=True)
+                 for lang in ("en", "de", "pt")}
+        days.add(datetime.now(timezone.utc))
+        written = {"en": "%d/%m/%Y, %H:", "de": "%d.%m.%y, %H:", "pt": "%d/%m/%Y %H:"}
+        for lang, html in pages.items():
+            assert any(d.strftime(written[lang]) in html for d in days), (lang, re.findall(r"[0-9][0-9/.,: ]+", html))
+        assert client.get("/g/nope/history").status_code == 404
+
     def test_export_import_round_trip(self, client):
         g = create(client, variants=["nine_hands"])
         client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 1, "player": "Cy"}, headers=auth(g["edit_token"]))

@@ -10,13 +10,14 @@ web form with cards and the card picker read with.
 
 from __future__ import annotations
 
+from datetime import timezone
 from functools import lru_cache
 from typing import Any
 
-from babel import Locale
+from babel import Locale, dates
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, lazy_gettext
+from flask_babel import Babel, format_decimal, get_locale, get_timezone, lazy_gettext
 
 from ..cards import Card, Rank, Reading
 from ..i18n import LANGUAGES
@@ -43,6 +44,29 @@ def select_locale() -> str:
 
 def lang() -> str:
     return str(get_locale() or "en")
+
+
+# English is read at tables on both sides of the Atlantic (Liverpool rummy is a British game): its dates put the
+# day before the month and its clock runs to 24 hours ("2 Dec 2026, 21:05", "02/12/2026"), as British English
+# writes them, so no reader takes one for another day. The other languages write dates their own way.
+DATE_LOCALES = {"en": "en_GB"}
+
+
+def date_locale() -> Locale:
+    """The locale dates and times are written in for the reader's language."""
+    code = lang()
+    return Locale.parse(DATE_LOCALES.get(code, code))
+
+
+def format_when(value: Any, format: str = "medium") -> str:
+    """A moment (a stored UTC ``datetime``), date and time, in the reader's words and the app's time zone."""
+    return str(dates.format_datetime(value, format, tzinfo=get_timezone(), locale=date_locale()))
+
+
+def format_day(value: Any, format: str = "medium") -> str:
+    """The day of a moment (a stored UTC ``datetime``) in the reader's words and the app's time zone."""
+    moment = (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(get_timezone())
+    return str(dates.format_date(moment.date(), format, locale=date_locale()))
 
 
 def card_words(catalog: NullTranslations) -> tuple[dict[Rank, str], str]:
@@ -76,6 +100,7 @@ def card_reading() -> Reading:
 
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.filters.update(datetimeformat=format_when, dateformat=format_day)
     app.extensions["card_readings"] = card_readings(app.config["BABEL_TRANSLATION_DIRECTORIES"],
                                                     tuple(app.config["LANGUAGES"]))
 

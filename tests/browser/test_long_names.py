@@ -119,3 +119,25 @@ def test_a_groups_stats_fit_with_long_names(page, live_server, group, lang):
     assert set(titles) == set(LONG[:4] + ["Greta"])
     page.locator("table.group-stats").scroll_into_view_if_needed()
     shot(page, f"long-names-group-{lang}")
+
+
+CUT = """e => [...e.children].some(s => s.scrollWidth > s.clientWidth + 1)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_cut_name_shows_whole_when_tapped(page, live_server, games, lang):
+    """A name cut with … in the scores reads whole while it is tapped (it wraps in its column), and the page
+    still fits the phone; tapping elsewhere cuts it again."""
+    page.goto(f"{live_server}/g/{games[(8, False)]['edit_token']}?lang={lang}")
+    names = page.locator("#scores table:not(.by-hand-table) th[scope=row] .pname")
+    cut = [i for i in range(names.count()) if names.nth(i).evaluate(CUT)]
+    assert cut, "no name is cut at this width: the test shows nothing"
+    name = names.nth(cut[0])
+    before = name.bounding_box()["height"]
+    name.click()
+    assert not name.evaluate(CUT), "the tapped name is still cut"
+    assert name.bounding_box()["height"] > before  # it wrapped onto another line instead
+    assert fits_phone(page)
+    shot(page, f"long-names-tapped-{lang}")
+    page.mouse.click(2, 2)  # a tap on the page outside the name
+    assert name.evaluate(CUT)

@@ -14,7 +14,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import format_date, format_decimal, format_percent, gettext
+from flask_babel import format_decimal, format_percent, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
@@ -23,6 +23,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, SETUP, preview
 from .. import options as house
 from ..errors import error_text, status_of
+from ..i18n import format_day
 from ..models import Game, Group
 from ..scoreboard import routes as games_routes
 from ..tokens import Links
@@ -295,12 +296,12 @@ def player_chart(p: services.PlayerStats, st: services.Stats) -> dict[str, Any]:
         return pad_t + (height - pad_t - pad_b) * (1 - v / top)
 
     dots = [{"x": x(index[id(pt["game"])]), "y": y(pt["average"]), "won": pt["won"],
-             "label": gettext("%(date)s: %(average)s a hand", date=format_date(pt["game"].game.created_at, "short"),
+             "label": gettext("%(date)s: %(average)s a hand", date=format_day(pt["game"].game.created_at, "short"),
                               average=decimal(pt["average"])) + (" · " + gettext("won") if pt["won"] else "")}
             for pt in p.series]
     evenings: list[dict[str, Any]] = []  # the first game of each evening, labelled with its date
     for i, g in enumerate(st.games):
-        label = format_date(g.game.created_at, "d/M")
+        label = format_day(g.game.created_at, "d/M")
         if not evenings or evenings[-1]["label"] != label:
             evenings.append({"x": x(i), "label": label})
     step = max(1, -(-len(evenings) // 6))
