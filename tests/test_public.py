@@ -83,6 +83,26 @@ def test_writes_are_limited_per_client(tmp_path, request):
     assert len(c.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json["hands"]) == 3
 
 
+def test_the_referees_rulings_count_no_write(tmp_path, request):
+    """A ruling is asked with a post but changes nothing: any number of them leave the client's writes whole
+    (and cost the limiter no work)."""
+    app = make_app(request, tmp_path, "sqlite")
+    app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="1 per minute")
+    from referee.web.public import limiter
+
+    limiter.init_app(app)
+    c = app.test_client()
+    for _ in range(3):
+        assert c.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "melds": [["7H", "7D", "7S"]]}
+                      ).status_code == 200
+        assert c.post("/api/v1/arrange", json={"ruleset": "liverpool", "hand": 1, "cards": ["7H", "7D"]}
+                      ).status_code == 200
+    first = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]})
+    assert first.status_code == 201
+    second = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]})
+    assert second.status_code == 429
+
+
 def test_tests_and_the_load_test_do_not_trip_the_limit(client):
     assert client.application.config["RATELIMIT_ENABLED"] is False  # TESTING: off unless a test turns it on
     app = create_app({"DATABASE_URL": "sqlite://", "SECRET_KEY": "x", "RATE_LIMIT_WRITES": "100000 per minute"})

@@ -58,6 +58,7 @@ def test_one_form_draws_reads_and_links_every_option_a_screen_offers(web, screen
     stored = {o.name: SAMPLES[o.name] for o in offered if o.name in SAMPLES}
     with web.test_request_context("/?lang=pt"):
         link = house.house_rules_form(screen, fam, options=stored).query()
+        assert house.link_query(screen, fam, stored) == link
         form = house.house_rules_form(screen, fam, MultiDict(link))
         assert form.options() == stored
         assert [f.name for f in form.option_fields()] == [house.field_name(o) for o in offered]

@@ -17,7 +17,7 @@ from typing import Any
 from babel import Locale, dates
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, get_timezone, lazy_gettext
+from flask_babel import Babel, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
 
 from ..cards import Card, Rank, Reading
 from ..i18n import LANGUAGES
@@ -44,6 +44,17 @@ def select_locale() -> str:
 
 def lang() -> str:
     return str(get_locale() or "en")
+
+
+def catalog() -> NullTranslations:
+    """The reader's catalog as flask-babel finds it, kept on the request for the locale it was found for (a
+    ``force_locale`` block finds its own). A page looks up dozens of strings; flask-babel finds the catalog
+    again for each of them."""
+    locale = get_locale()
+    kept = g.get("_catalog")
+    if kept is None or kept[0] is not locale:
+        kept = g._catalog = (locale, get_translations())
+    return kept[1]  # type: ignore[no-any-return]
 
 
 # English is read at tables on both sides of the Atlantic (Liverpool rummy is a British game): its dates put the
@@ -101,6 +112,10 @@ def card_reading() -> Reading:
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters.update(datetimeformat=format_when, dateformat=format_day)
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: catalog().ugettext(s), ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
+        pgettext=lambda c, s: catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n), newstyle=True)
     app.extensions["card_readings"] = card_readings(app.config["BABEL_TRANSLATION_DIRECTORIES"],
                                                     tuple(app.config["LANGUAGES"]))
 

@@ -167,6 +167,8 @@ def from_form(values: Any, screen: str, fam: Family) -> dict[str, Any]:
     return house_rules_form(screen, fam, values).options()
 
 
-def as_fields(options: dict[str, Any], screen: str, fam: Family) -> dict[str, str]:
-    """The fields of a screen's form that hold these house rules (the others stay empty: the default)."""
-    return dict(house_rules_form(screen, fam, options=options).query())
+def link_query(screen: str, fam: Family, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """Stored house rules as a link to ``screen`` carries them: what ``house_rules_form(screen, fam,
+    options=options).query()`` gives, without building the form (a board draws such a link on every change)."""
+    pairs = ((field_name(o), as_text(o, options[o.name])) for o in options_on(screen, fam) if o.name in options)
+    return [(name, text) for name, text in pairs if text]

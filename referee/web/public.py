@@ -22,7 +22,7 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Blueprint, Flask, current_app, request, url_for
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -32,13 +32,32 @@ WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minut
 WRITE_METHODS = ["POST", "PUT", "DELETE"]
 
 limiter = Limiter(key_func=get_remote_address)
-writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
-                              methods=WRITE_METHODS)
+_writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
+                               methods=WRITE_METHODS)
+_counted_blueprints: set[str] = set()
+
+
+def writes(target: Any) -> Any:
+    """Posts to ``target``, a view or a whole blueprint, count towards the client's write limit (one shared
+    count for all of them)."""
+    if isinstance(target, Blueprint):
+        _counted_blueprints.add(target.name)
+        _writes(target)
+        return target
+    view = _writes(target)
+    view.counts_writes = True
+    return view
+
 
 @limiter.request_filter
-def _reads_go_by() -> bool:
-    """Only writes are limited: a read (a poll, a page, the referee) skips the limiter's work altogether."""
-    return request.method not in WRITE_METHODS
+def _not_counted() -> bool:
+    """Only writes are limited: a read (a poll, a page) and a post that changes nothing (the referee's rulings,
+    through a form or the API) skip the limiter's work altogether."""
+    if request.method not in WRITE_METHODS:
+        return True
+    if request.blueprint in _counted_blueprints:
+        return False
+    return not getattr(current_app.view_functions.get(request.endpoint or ""), "counts_writes", False)
 
 
 _LINK = re.compile(r"(/g/)[^/?#\s\"']+")

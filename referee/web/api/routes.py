@@ -117,13 +117,14 @@ def _resolved(key: str) -> Rules:
 
 
 # ------------------------------------------------------------------------------------------------ output
-def rule_url(rules: Rules, anchor: str) -> str:
-    return rules_page_url(rules.family.id, anchor, lang=lang())
+def rule_url(rules: Rules, anchor: str, language: str | None = None) -> str:
+    return rules_page_url(rules.family.id, anchor, lang=language or lang())
 
 
 def rules_json(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
     """The rules an answer rests on, each with its link in the asker's language."""
-    return [{"rule": a, "rule_url": rule_url(rules, a)} for a in anchors]
+    language = lang()
+    return [{"rule": a, "rule_url": rule_url(rules, a, language)} for a in anchors]
 
 
 def kind_field(data: dict[str, Any]) -> str | None:

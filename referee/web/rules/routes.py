@@ -24,8 +24,14 @@ bp = Blueprint("pages", __name__)
 
 def rule_url(family: str, anchor: str, **query: Any) -> str:
     """The link to one rule of a family's rules page; every rule link is built here (templates through the
-    ``rule_link`` macro of ``_rule.html``)."""
-    return url_for("pages.rules_page", family=family, **query) + "#" + anchor
+    ``rule_link`` macro of ``_rule.html``). A verdict cites several rules and the same few links come again and
+    again: each is built once per process for the address the app is served under."""
+    return _rule_url(request.script_root, family, anchor, tuple(sorted(query.items())))
+
+
+@lru_cache(maxsize=2048)
+def _rule_url(_root: str, family: str, anchor: str, query: tuple[tuple[str, Any], ...]) -> str:
+    return url_for("pages.rules_page", family=family, **dict(query)) + "#" + anchor
 
 
 @lru_cache(maxsize=None)

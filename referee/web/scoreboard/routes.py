@@ -199,7 +199,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]
-    pairs += house.house_rules_form(REFEREE, st.rules.family, options=game.options).query()
+    pairs += house.link_query(REFEREE, st.rules.family, game.options)
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
@@ -684,6 +684,14 @@ def delete(token: str) -> BaseResponse:
 MARKER_WORDS = (N_("circle"), N_("square"), N_("diamond"), N_("triangle"))
 PALETTE = ("#0b5d3b", "#b3121a", "#1f4e9c", "#8a5a00", "#6b2c91", "#00707a", "#4d4d4d", "#b84c00")
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle")
+# each hand's mark on a player's line, by the player's marker (numbers and a colour of the palette only)
+_MARK = {
+    "circle": '<circle cx="{x:.1f}" cy="{y:.1f}" r="3.8" fill="{color}"/>',
+    "square": '<rect x="{x:.1f}" y="{y:.1f}" width="7" height="7" fill="{color}" transform="translate(-3.5 -3.5)"/>',
+    "diamond": '<rect x="{x:.1f}" y="{y:.1f}" width="7" height="7" fill="{color}" '
+               'transform="rotate(45 {x:.1f} {y:.1f}) translate(-3.5 -3.5)"/>',
+    "triangle": '<polygon points="0,-4.5 4.5,3.5 -4.5,3.5" fill="{color}" transform="translate({x:.1f} {y:.1f})"/>',
+}
 
 
 def chart(st: Any) -> dict[str, Any] | None:
@@ -705,8 +713,11 @@ def chart(st: Any) -> dict[str, Any] | None:
     series = []
     for k, name in enumerate(st.names):
         pts = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(st.running[name])]
-        series.append({"name": name, "color": PALETTE[k % len(PALETTE)], "marker": MARKERS[k % len(MARKERS)],
-                       "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in pts), "dots": pts[1:],
+        color, marker = PALETTE[k % len(PALETTE)], MARKERS[k % len(MARKERS)]
+        series.append({"name": name, "color": color, "marker": marker,
+                       "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in pts),
+                       "marks": Markup("").join(Markup(_MARK[marker].format(x=a, y=b, color=color))
+                                                for a, b in pts[1:]),
                        "dash": "" if k < 4 else "5 3"})
     ticks = [{"y": y(v), "label": v} for v in range(0, top + 1, tick)]
     xs = [{"x": x(i), "label": i} for i in range(0, n + 1)]
