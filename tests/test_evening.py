@@ -135,7 +135,7 @@ class TestStandings:
         assert rows_html.count("★") == 2  # the two who share the win
         assert "Cy" in board and re.search(r'class="num place">\s*=1\s*<', board)
         words = text(board)
-        assert "Ann, Ben teilen sich den Sieg." in words and "Gleichstand" in words
+        assert "Ann und Ben teilen sich den Sieg." in words and "Gleichstand" in words
 
 
 # ------------------------------------------------------------------------------------------ corrections
@@ -267,7 +267,7 @@ class TestEndEarly:
         st = state(client, g)
         assert st["decided_by"] == "shared" and st["winners"] == ["Ann", "Cy"]
         words = text(page(client, g))
-        assert "Ann, Cy share the win." in words and "A game ended early is not replayed." in words
+        assert "Ann and Cy share the win." in words and "A game ended early is not replayed." in words
 
 
 # ------------------------------------------------------------------------------------------ players

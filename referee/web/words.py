@@ -44,9 +44,14 @@ def melds_words(melds: list[tuple[str | None, int]]) -> str:
                               "%(num)s melds that are neither a set nor a run", unreadable))
     if not parts:
         return gettext("no melds")
-    if len(parts) == 1:
-        return parts[0]
-    return gettext("%(first)s and %(last)s", first=", ".join(parts[:-1]), last=parts[-1])
+    return in_a_list(parts)
+
+
+def in_a_list(items: list[str]) -> str:
+    """Items as a sentence lists them in the reader's language: "Ann", "Ann and Ben", "Ann, Ben and Cy"."""
+    if len(items) < 2:
+        return "".join(items)
+    return gettext("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
 
 
 def notation_words(notation: str) -> str:

@@ -16,7 +16,7 @@ from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from .. import assets
 from ..i18n import lang, rank_letters
-from ..words import contract_shorthand, contract_words, option_label, option_value, span
+from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
 
 bp = Blueprint("pages", __name__)
@@ -140,8 +140,7 @@ def rules_page(family: str) -> str:
 def _language_list(fam: Family) -> str:
     """The languages of the family's document, in the reader's language ("Spanish, Portuguese and German")."""
     names = [Locale.parse(lang()).languages.get(code, code) for code in fam.source_languages]
-    return names[0] if len(names) == 1 else gettext("%(first)s and %(last)s", first=", ".join(names[:-1]),
-                                                    last=names[-1])
+    return in_a_list(names)
 
 
 def comparison_rows() -> list[dict[str, Any]]:

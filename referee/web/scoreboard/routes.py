@@ -46,7 +46,7 @@ from ..errors import Refusal, error_text, status_of
 from ..i18n import message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..tokens import Links
-from ..words import contract_words
+from ..words import contract_words, in_a_list
 from . import services
 from .forms import (
     BuyForm,
@@ -213,8 +213,8 @@ def outcome_words(st: Any) -> dict[str, str]:
     if r is None:
         return {"headline": "", "why": ""}
     by = {s.player: s for s in r.standings}
-    winners = ", ".join(r.winners)
-    tied = ", ".join(r.tied)
+    winners = in_a_list(list(r.winners))
+    tied = in_a_list(list(r.tied))
     total = by[r.winners[0]].total
     last = ", ".join(f"{p} {by[p].last_hand}" for p in r.tied)
     if len(r.winners) == 1:
