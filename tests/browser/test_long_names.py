@@ -141,3 +141,14 @@ def test_a_cut_name_shows_whole_when_tapped(page, live_server, games, lang):
     shot(page, f"long-names-tapped-{lang}")
     page.mouse.click(2, 2)  # a tap on the page outside the name
     assert name.evaluate(CUT)
+
+
+@pytest.mark.parametrize("lang", rulebook.LANGS)
+def test_the_score_sheet_shows_every_player_without_scrolling(page, live_server, games, lang):
+    """Eight long names on the printable score sheet at 390 px: a column per player, none off the screen."""
+    page.goto(f"{live_server}/g/{games[(8, True)]['edit_token']}/sheet?lang={lang}")
+    assert fits_phone(page)
+    overflow = page.evaluate("[...document.querySelectorAll('main .scroll')].map(e => e.scrollWidth - e.clientWidth)")
+    assert overflow == [0], overflow
+    assert page.locator("table.sheet-table thead .pname[title]").count() == 8
+    shot(page, f"sheet-8-{lang}")
