@@ -33,6 +33,28 @@ def pair(request, tmp_path):
             db.engine.dispose()
 
 
+def counts(app):
+    """The write counts every server on the app's database shares: (count, when its window ends) per row."""
+    with app.app_context(), ratelimit.counts_engine().connect() as conn:
+        return [(row.count, row.expires_at) for row in conn.execute(RateCount.__table__.select())]
+
+
+def test_sqlite_keeps_the_counts_beside_the_games_in_a_file_of_their_own(pair):
+    """On SQLite a save never queues behind another client's count (one writer at a time per file); on
+    PostgreSQL the counts are a table of the app's database."""
+    a, b = pair
+    write(a)
+    url = a.config["SQLALCHEMY_DATABASE_URI"]
+    with a.app_context(), b.app_context():
+        engine = ratelimit.counts_engine()
+        if url.startswith("sqlite"):
+            assert engine is not db.engine and engine.url.database.endswith(".limits.sqlite3")
+            assert ratelimit.counts_path(url).exists()
+        else:
+            assert engine is db.engine
+    assert counts(b) == counts(a) == [(1, counts(a)[0][1])]  # one client, one window (4 a minute), both servers
+
+
 def write(app, address="10.0.0.1"):
     return app.test_client().post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS},
                                   environ_overrides={"REMOTE_ADDR": address})
@@ -44,8 +66,7 @@ def test_two_servers_count_one_clients_writes_together(pair):
     assert answers == [201] * 4
     # the counts are in the database, not in this process: a limiter started afresh (as in another process, or
     # after a restart) holds nothing of its own and still refuses the fifth
-    with a.app_context():
-        assert [r.count for r in db.session.query(RateCount)] == [4]
+    assert [count for count, _ in counts(a)] == [4]
     limiter.init_app(b)
     assert isinstance(limiter._storage, ratelimit.DatabaseStorage)
     assert write(a).status_code == 429 and write(b).status_code == 429
@@ -69,12 +90,10 @@ def test_a_window_that_ended_starts_again(pair, monkeypatch):
     assert write(a).status_code == 429
     monkeypatch.setattr(ratelimit, "clock", lambda: now + 61)  # a minute later, on both servers
     assert write(b).status_code == 201 and write(a).status_code == 201
-    with a.app_context():  # the ended windows are swept: no row is left whose window is over
-        storage = limiter._storage
-        storage._swept = 0.0
-        monkeypatch.setattr(ratelimit, "clock", lambda: now + 200)
-        write(a, "10.0.0.3")
-        assert db.session.query(RateCount).filter(RateCount.expires_at < now + 200).count() == 0
+    limiter._storage._swept = 0.0  # the ended windows are swept: no row is left whose window is over
+    monkeypatch.setattr(ratelimit, "clock", lambda: now + 200)
+    write(a, "10.0.0.3")
+    assert [ends for _, ends in counts(a) if ends < now + 200] == []
 
 
 def test_writes_sent_at_once_to_two_servers_get_exactly_the_limit(pair):
