@@ -229,7 +229,7 @@ class TestEndEarly:
         assert [(s["player"], s["place"]) for s in st["standings"]] == [("Dee", 1), ("Cy", 2), ("Ann", 2), ("Ben", 4)]
         for view in (False, True):
             words = text(page(client, g, lang="de", view=view))
-            assert "die Partie wurde vorzeitig beendet" in words and "Beendet nach Runde 2 von 7." in words
+            assert "Die Partie wurde vorzeitig beendet" in words and "Beendet nach Runde 2 von 7." in words
         assert "Ended after hand 2 of 7" in text(page(client, g, "/sheet"))
         assert "Game ended after hand 2" in text(page(client, g, "/history"))
         assert "ended early after hand 2" in text(client.get("/games").get_data(as_text=True))
@@ -326,8 +326,8 @@ class TestSetup:
         r = client.post("/new?lang=es", data={"family": "contract", "name": names, "action": "update"})
         html = r.get_data(as_text=True)
         assert r.status_code == 200
-        assert "Rummy de contratos se juega con 3 a 5 jugadores; en esta mesa hay 8." in text(html) or \
-            re.search(r"se juega con 3 a 5 jugadores; en esta mesa hay 8", text(html))
+        assert "Rummy de contratos se juega de 3 a 5 jugadores; en esta mesa hay 8." in text(html) or \
+            re.search(r"se juega de 3 a 5 jugadores; en esta mesa hay 8", text(html))
         assert "Mezcla" not in text(html)  # no pack line for a table the family cannot seat
         assert 'value="add"' not in html and html.count('value="remove:') == 8
         r = client.post("/new?lang=es", data={"family": "contract", "name": names, "action": "start"})

@@ -127,6 +127,10 @@ def init_app(app: Flask) -> None:
                                 secure=request.is_secure, httponly=True)
         return response
 
+    from .words import in_a_list
+
+    app.jinja_env.filters["in_a_list"] = lambda items: in_a_list(list(items))
+
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": language_names(), "card_text": card_text,

@@ -42,7 +42,7 @@ def clock() -> float:
 def counts_path(url: str) -> Path | None:
     """Where the counts of a game database live, if not in it: a SQLite file's own counts' file."""
     parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
     games = Path(parsed.database)
     return games.with_name(games.stem + ".limits" + games.suffix)

@@ -100,7 +100,7 @@ WEB: dict[str, ErrorCode] = {
     "no_hand_cards": ErrorCode(N_("Enter the cards in your hand.")),
     "layoff_input": ErrorCode(N_("Enter the meld on the table and the cards to lay off.")),
     "swap_input": ErrorCode(N_("Enter the meld on the table and one card.")),
-    "buys_used_format": ErrorCode(N_("Write buys used like: Ann 1, Ben 3")),
+    "buys_used_format": ErrorCode(N_("Write the buys used like this: Ann 1, Ben 3")),
     # cards typed into a page's form, in the reader's letters
     "bad_typed_card": ErrorCode(N_("%(text)s is not a card. Write a rank (A 2-10 %(faces)s) and, where it matters, "
                                    "a suit (♠ ♥ ♦ ♣ or S H D C), or %(joker)s.")),

@@ -17,7 +17,7 @@ from ..i18n import _l
 
 
 class GroupForm(FlaskForm):
-    name = StringField(_l("The group's name"), validators=[DataRequired(), Length(max=60)])
+    name = StringField(_l("Group name"), validators=[DataRequired(), Length(max=60)])
 
 
 class MemberForm(FlaskForm):

@@ -229,7 +229,7 @@ def export_json(token: str) -> Response:
     return resp
 
 
-CSV_HEADER = ("Player", "Games", "Wins", "Win rate (%)", "Hands", "Average per hand", "Times out", "Best hand",
+CSV_HEADER = ("Player", "Games", "Wins", "Win rate (%)", "Hands", "Average per hand", "Went out (hands)", "Best hand",
               "Worst hand", "Buys")
 
 
@@ -238,7 +238,7 @@ def export_csv(token: str) -> Response:
     group, _ = load(token)
     st = services.stats(group, family_filter())
     header = [gettext("Player"), gettext("Games"), gettext("Wins"), gettext("Win rate (%)"), gettext("Hands"),
-              gettext("Average per hand"), gettext("Times out"), gettext("Best hand"), gettext("Worst hand"),
+              gettext("Average per hand"), gettext("Went out (hands)"), gettext("Best hand"), gettext("Worst hand"),
               gettext("Buys")]
     resp = make_response(services.stats_csv(st, header, lambda v, places: round(v, places)))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"

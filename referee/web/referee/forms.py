@@ -73,7 +73,7 @@ class BuyForm(TableForm):
     seats = TextAreaField(_l("Players in seat order (clockwise), one per line"), validators=[Length(max=400)])
     current = StringField(_l("Whose turn it is"), validators=[Length(max=40)])
     callers = StringField(_l("Who wants the discard (names, separated by commas)"), validators=[Length(max=300)])
-    buys_used = StringField(_l("Buys used so far (like: Ann 1, Ben 3)"), validators=[Length(max=300)])
+    buys_used = StringField(_l("Buys used so far (e.g. Ann 1, Ben 3)"), validators=[Length(max=300)])
     shanghai = BooleanField(_l("Someone called \"Shanghai\""))
 
 

@@ -146,7 +146,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
     elif result.exhausted:
         head = gettext("No: these cards do not make the contract.")
     elif result.missing is None:
-        head = gettext("No: no number of extra cards would make this contract from these cards.")
+        head = gettext("No: these cards can't make this contract, however many cards you add.")
     else:
         head = ngettext("No: you are %(num)s card short.", "No: you are %(num)s cards short.", result.missing)
         natural = list(result.needs_natural)
@@ -160,7 +160,7 @@ def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
             lines.append(gettext("Nearest miss: one more of each of these, or a wild card for each: %(needs)s",
                                  needs=", ".join(_need(n) for n in either)))
         if result.needs_natural:
-            lines.append(gettext("Natural cards a wild card would not do for: %(needs)s",
+            lines.append(gettext("Natural cards that a wild card can't replace: %(needs)s",
                                  needs=", ".join(_need(n) for n in result.needs_natural)))
     return Outcome(bool(result.possible), head, [_meld_view(r) for r in readings] if result.possible or result.melds
                    else [], lines, [_problem(rules, v) for v in result.violations], _cited(rules, result.rules))

@@ -137,6 +137,14 @@ def rules_page(family: str) -> str:
                            toc=[h for h in heads if h.level == 2], source_languages=_language_list(fam))
 
 
+def _one_then_another(steps: list[str]) -> str:
+    """Steps taken one after the other while the first leaves the question open ("…, else …")."""
+    text = steps[-1]
+    for step in reversed(steps[:-1]):
+        text = gettext("%(first)s, else %(then)s", first=step, then=text)
+    return text
+
+
 def _language_list(fam: Family) -> str:
     """The languages of the family's document, in the reader's language ("Spanish, Portuguese and German")."""
     names = [Locale.parse(lang()).languages.get(code, code) for code in fam.source_languages]
@@ -185,7 +193,7 @@ def comparison_rows() -> list[dict[str, Any]]:
             row(option_label(name), {f.id: option_value(name, f.defaults[name], f) for f in fams}, silent=name)
     tie = {"last_hand": gettext("lowest score in the last hand"), "replay": gettext("replay the last hand"),
            "shared": gettext("shared win")}
-    row(gettext("Ties"), {f.id: ", ".join(tie[s] for s in f.tie_break) for f in fams}, silent="tie_break")
+    row(gettext("Ties"), {f.id: _one_then_another([tie[s] for s in f.tie_break]) for f in fams}, silent="tie_break")
     side = {"left": gettext("left of the dealer"), "right": gettext("right of the dealer")}
     row(gettext("Who cuts"), {f.id: side[f.cut] for f in fams}, silent="cut")
     row(gettext("Who plays first"), {f.id: side[f.first_player] for f in fams}, silent="first_player")

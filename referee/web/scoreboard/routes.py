@@ -230,7 +230,7 @@ def outcome_words(st: Any) -> dict[str, str]:
                       "(%(scores)s).", names=tied, total=total, scores=last)
     elif r.decided_by == "shared":
         why = gettext("%(names)s tied on %(total)s points and scored the same in the last hand (%(scores)s): "
-                      "the rules of %(family)s then share the win.", names=tied, total=total, scores=last,
+                      "under the %(family)s rules they share the win.", names=tied, total=total, scores=last,
                       family=st.rules.family.name)
         if st.ended_early and "replay" in st.rules.family.tie_break:
             why += " " + gettext("A game ended early is not replayed.")
