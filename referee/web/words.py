@@ -122,9 +122,12 @@ def option_value(name: str, value: Any, fam: Family | None = None) -> str:
     if isinstance(value, list):
         if name == "contracts":
             return "; ".join(contract_words(Contract.parse(v)) for v in value)
-        jokers = pgettext("the cards that are wild", "Jokers")  # es and pt: not "Comodines: Comodines"
-        return ", ".join(jokers if v == "JK" else gettext(words[v]) if v in words else
-                         rank_letters(v) if len(v) == 1 else v for v in value)
+        # the wild cards as a list says them: "Jokers and twos" (es and pt: not "Comodines: Comodines"); a rank the
+        # documents make wild by name (twos, queens) in words, any other by its letter
+        named = {"JK": pgettext("the cards that are wild", "Jokers"), "2": pgettext("the cards that are wild", "twos"),
+                 "Q": pgettext("the cards that are wild", "queens")}
+        return in_a_list([named[v] if v in named else gettext(words[v]) if v in words else
+                          rank_letters(v) if len(v) == 1 else v for v in value])
     if isinstance(value, int):
         if value == 0 and o.zero is not None:
             return gettext(o.zero)
