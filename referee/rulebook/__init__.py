@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from html import unescape
 from pathlib import Path
 from typing import Callable, Collection
 
@@ -123,5 +124,16 @@ def to_html(text: str) -> str:
     return html.replace("<blockquote>", '<blockquote class="app-default">')
 
 
+_BLOCK_TAG = re.compile(r"</?(?:p|li|ul|ol|h[1-6]|table|thead|tbody|tr|td|th|dl|dt|dd|div|br|hr|blockquote|pre)\b"
+                        r"[^>]*>")
+
+
 def plain(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+    """The text of a page's HTML as it reads: a block's end parts words, an inline tag parts nothing ("**Jokers**:"
+    reads "Jokers:", not "Jokers :"), entities read as their characters.
+
+    >>> plain("<p><strong>Jokers</strong>: one <em>each</em>.</p><ul><li>A</li><li>B &amp; C</li></ul>")
+    'Jokers: one each. A B & C'
+    """
+    text = re.sub(r"<[^>]+>", "", _BLOCK_TAG.sub(" ", html))
+    return re.sub(r"\s+", " ", unescape(text)).strip()
