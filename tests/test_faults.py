@@ -161,3 +161,56 @@ def test_database_gone_says_so():
     assert r.status_code == 503 and "<html lang=\"de\">" in r.get_data(as_text=True)
     assert client.get("/healthz").status_code == 200  # the rules and the referee still work
     assert client.get("/rules/liverpool").status_code == 200
+
+
+def test_sqlite_writes_take_turns_and_one_that_never_gets_its_turn_writes_nothing(tmp_path, request):
+    """On SQLite a write waits for its turn in the app's own queue (a lock on a file beside the database that
+    every process shares), not in SQLite's backoff. Another process holding the turn past the busy timeout
+    gets the writer a 503 in plain words and nothing written; once the turn is free the same save goes in."""
+    import fcntl
+
+    from tests.conftest import make_app
+
+    app = make_app(request, tmp_path, "sqlite")
+    app.config["SQLITE_TIMEOUT"] = 0.3
+    from referee.web.writequeue import WriteQueue, lock_path
+
+    app.extensions["write_queue"] = WriteQueue(lock_path(app.config["SQLALCHEMY_DATABASE_URI"]), timeout=0.3)
+    path = tmp_path / "test.writes.lock"
+    c = app.test_client()
+    g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+    save = {"hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["7"]}}
+    auth = {"Authorization": f"Bearer {g['edit_token']}"}
+    other = os.open(path, os.O_RDWR | os.O_CREAT)  # another process's hold on the turn (a descriptor of its own)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    try:
+        started = time.monotonic()
+        refused = c.post(f"/api/v1/games/{g['id']}/hands", json=save, headers=auth | {"Accept-Language": "de"})
+        assert refused.status_code == 503 and 0.3 <= time.monotonic() - started < 5
+        assert c.get(f"/api/v1/games/{g['id']}", headers=auth).json["hands"] == []
+    finally:
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+    assert c.post(f"/api/v1/games/{g['id']}/hands", json=save, headers=auth).status_code == 201
+    assert path.exists()
+
+    # threads of one process take turns too: eight saves at once to eight games all go in
+    games = [c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
+             for _ in range(8)]
+    app.extensions["write_queue"].timeout = 10.0
+    codes: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def one(game):
+        client = app.test_client()
+        barrier.wait(timeout=10)
+        r = client.post(f"/api/v1/games/{game['id']}/hands", json=save,
+                        headers={"Authorization": f"Bearer {game['edit_token']}"})
+        codes.append(r.status_code)
+
+    threads = [threading.Thread(target=one, args=(game,)) for game in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert codes == [201] * 8

@@ -110,8 +110,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
+    from .writequeue import WriteQueue, lock_path
 
     db.init_app(app)
+    app.extensions["write_queue"] = WriteQueue(lock_path(app.config["SQLALCHEMY_DATABASE_URI"]),
+                                               timeout=app.config.get("SQLITE_TIMEOUT", 5.0))
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)

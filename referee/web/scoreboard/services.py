@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import bindparam, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -36,6 +37,7 @@ from ...scoring import Entry, Leftover, running_totals, score_hand, standings, t
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
+from ..writequeue import WriteQueue
 
 EXPORT_FORMAT = 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -258,13 +260,19 @@ class _Write:
         self.version = 0
 
     def __enter__(self) -> _Write:
-        read = self.game.version
-        bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
-                                    .values(version=Game.version + 1, updated_at=now())
-                                    .returning(Game.version)).scalar_one_or_none()
-        if bumped is None:  # deleted meanwhile
-            db.session.rollback()
-            raise Refusal("stale", None)
+        self.queue: WriteQueue = current_app.extensions["write_queue"]  # (SQLite: wait for the turn to write)
+        self.queue.__enter__()
+        try:
+            read = self.game.version
+            bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
+                                        .values(version=Game.version + 1, updated_at=now())
+                                        .returning(Game.version)).scalar_one_or_none()
+            if bumped is None:  # deleted meanwhile
+                db.session.rollback()
+                raise Refusal("stale", None)
+        except BaseException:
+            self.queue.__exit__(None, None, None)
+            raise
         self.version = bumped - 1
         if self.version != read:  # another phone wrote after this request read the game: read it again
             db.session.expire_all()
@@ -280,14 +288,17 @@ class _Write:
         self.cancelled = True
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
-        if kind is not None or self.cancelled:
-            db.session.rollback()
-            return
         try:
-            db.session.commit()
-        except BaseException:
-            db.session.rollback()
-            raise
+            if kind is not None or self.cancelled:
+                db.session.rollback()
+                return
+            try:
+                db.session.commit()
+            except BaseException:
+                db.session.rollback()
+                raise
+        finally:
+            self.queue.__exit__(None, None, None)
         if self.changed:
             db.session.expire(self.game, list(self.changed))
 
