@@ -5,8 +5,9 @@ workers, or two machines, never double a client's allowance, and a restart forge
 A storage for the ``limits`` library (what Flask-Limiter counts with), fixed windows: one row per client and
 limit, its count and when its window ends. A write's hit is one statement (an upsert that starts a new window
 when the old one has ended, else adds one, and returns the count), in a transaction of its own, committed
-before the request goes on (on PostgreSQL without waiting for the disk: a crash may forget the last counts,
-never a game). Rows whose window ended are swept now and then.
+before the request goes on (on PostgreSQL through connections of their own that commit each statement and
+do not wait for the disk: a crash may forget the last counts, never a game). Rows whose window ended are
+swept now and then.
 
 On SQLite the counts live in a file of their own beside the games' (``rummy.sqlite3`` → ``rummy.limits.sqlite3``),
 made on first use: SQLite lets one writer at a time into a file, and a save's two counts queued behind the
@@ -23,7 +24,7 @@ from typing import Any
 
 from flask import current_app, g, has_request_context
 from limits.storage import Storage
-from sqlalchemy import Engine, case, create_engine, delete, select, text
+from sqlalchemy import Engine, case, create_engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -60,13 +61,20 @@ def counts_engine() -> Engine:
         return engine
     with _lock:
         if "rate_counts_engine" not in app.extensions:
-            path = counts_path(app.config["SQLALCHEMY_DATABASE_URI"])
-            if path is None:
-                engine = db.engine
-            else:
+            url = app.config["SQLALCHEMY_DATABASE_URI"]
+            path = counts_path(url)
+            if path is not None:
                 engine = create_engine(f"sqlite:///{path}", connect_args={
                     "timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}, hide_parameters=True)
                 COUNTS.create(engine, checkfirst=True)
+            elif db.engine.dialect.name == "postgresql":
+                # connections of their own that never wait for the disk (a crash forgets the last counts, never
+                # a game) and commit each statement (an upsert is one): a count is one round trip, not five
+                engine = create_engine(db.engine.url, isolation_level="AUTOCOMMIT", hide_parameters=True,
+                                       connect_args={"options": "-c synchronous_commit=off"},
+                                       pool_size=2, max_overflow=6, pool_pre_ping=True, pool_recycle=1800)
+            else:
+                engine = db.engine
             app.extensions["rate_counts_engine"] = engine
         return app.extensions["rate_counts_engine"]  # type: ignore[no-any-return]
 
@@ -93,8 +101,6 @@ class DatabaseStorage(Storage):
             "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
         }).returning(COUNTS.c.count, COUNTS.c.expires_at)
         with engine.begin() as conn:
-            if dialect is postgresql:  # a count need not wait for the disk: a crash forgets a few (SQLite's WAL
-                conn.execute(text("SET LOCAL synchronous_commit TO OFF"))  # with synchronous=NORMAL never waits)
             row = conn.execute(stmt).one()
             count, expires = int(row[0]), float(row[1])
             if now - self._swept > SWEEP_EVERY:
