@@ -45,7 +45,7 @@ STEPS = [int(n) for n in (os.environ.get("LOADTEST_TABLES") or os.environ.get(
     "LOADTEST_STEPS", "50,100,150,200,250,300,350,400")).split(",")]
 POLL_EVERY = 2.0
 SAVE_EVERY = (4.0, 6.0)
-TWIN_EVERY = 5  # every fifth save of a table is sent by two phones at once
+TWIN_EVERY = 5  # one save in five of a table is sent by two phones at once
 WORKERS = int(os.environ.get("WORKERS", 2))
 THREADS = int(os.environ.get("THREADS", 8))
 INSTANCES = int(os.environ.get("INSTANCES", 1))
@@ -178,7 +178,7 @@ async def table(step: Step, ports: list[int], t: int, game: dict, stop: float) -
         conn = Connection(ports[t % len(ports)], address)
         other = Connection(ports[(t + 1) % len(ports)], address)  # a second phone, on the other server if two
         await asyncio.sleep(random.uniform(*SAVE_EVERY))
-        saves = 0
+        saves = random.randrange(TWIN_EVERY)  # tables reach their double save at different saves, within a step
         while time.perf_counter() < stop:
             g = state["game"]
             path, auth = f"/api/v1/games/{g['id']}/hands", {"Authorization": f"Bearer {g['edit_token']}"}
@@ -334,7 +334,7 @@ def main() -> int:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
     print(f"load test: {PHONES} phones a table polling every {POLL_EVERY:g} s, a hand saved every "
-          f"{SAVE_EVERY[0]:g}–{SAVE_EVERY[1]:g} s per table (every {TWIN_EVERY}th by two phones at once), "
+          f"{SAVE_EVERY[0]:g}–{SAVE_EVERY[1]:g} s per table (one in {TWIN_EVERY} by two phones at once), "
           f"{SECONDS:g} s a step; {INSTANCES} server{'s' if INSTANCES > 1 else ''} × gunicorn {WORKERS} workers × "
           f"{THREADS} threads, {database}, {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     servers, ports = start_servers(env)
