@@ -30,9 +30,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .models import RateCount, db
+from .writequeue import WriteQueue, lock_path
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps of ended windows, in each process
 COUNTS = RateCount.__table__
+NO_QUEUE = WriteQueue(None, 0)  # (the database takes turns by itself)
 
 
 def clock() -> float:
@@ -64,9 +66,11 @@ def counts_engine() -> Engine:
             url = app.config["SQLALCHEMY_DATABASE_URI"]
             path = counts_path(url)
             if path is not None:
-                engine = create_engine(f"sqlite:///{path}", connect_args={
-                    "timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}, hide_parameters=True)
+                timeout = app.config.get("SQLITE_TIMEOUT", 5.0)
+                engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": timeout}, hide_parameters=True)
                 COUNTS.create(engine, checkfirst=True)
+                # two phones of a table saving at once count on the same row: they take turns as game writes do
+                app.extensions["rate_counts_queue"] = WriteQueue(lock_path(f"sqlite:///{path}"), timeout)
             elif db.engine.dialect.name == "postgresql":
                 # connections of their own that never wait for the disk (a crash forgets the last counts, never
                 # a game) and commit each statement (an upsert is one): a count is one round trip, not five
@@ -100,7 +104,7 @@ class DatabaseStorage(Storage):
             "count": case((ended, new.excluded.count), else_=COUNTS.c.count + new.excluded.count),
             "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
         }).returning(COUNTS.c.count, COUNTS.c.expires_at)
-        with engine.begin() as conn:
+        with current_app.extensions.get("rate_counts_queue", NO_QUEUE), engine.begin() as conn:
             row = conn.execute(stmt).one()
             count, expires = int(row[0]), float(row[1])
             if now - self._swept > SWEEP_EVERY:
