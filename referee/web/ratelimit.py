@@ -26,11 +26,10 @@ from flask import current_app, g, has_request_context
 from limits.storage import Storage
 from sqlalchemy import Engine, case, create_engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .models import RateCount, db
-from .writequeue import WriteQueue, lock_path
+from .writequeue import WriteQueue, beside_sqlite_file, lock_path
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps of ended windows, in each process
 COUNTS = RateCount.__table__
@@ -44,11 +43,7 @@ def clock() -> float:
 
 def counts_path(url: str) -> Path | None:
     """Where the counts of a game database live, if not in it: a SQLite file's own counts' file."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
-        return None
-    games = Path(parsed.database)
-    return games.with_name(games.stem + ".limits" + games.suffix)
+    return beside_sqlite_file(url, ".limits.sqlite3")
 
 
 _lock = threading.Lock()

@@ -31,14 +31,19 @@ except ImportError:  # pragma: no cover - not a POSIX system: the threads of one
 POLL = 0.0005  # seconds between two looks at another process's turn
 
 
-def lock_path(url: str) -> Path | None:
-    """The file whose lock gives the turn to write a SQLite database (none for another database, or one in
-    memory, which only one process can open)."""
+def beside_sqlite_file(url: str, ending: str) -> Path | None:
+    """A file of the app's beside a SQLite database's (``rummy.sqlite3`` → ``rummy<ending>``); none for another
+    database, or one in memory (which only one process can open)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
         return None
-    games = Path(parsed.database)
-    return games.with_name(games.stem + ".writes.lock")
+    database = Path(parsed.database)
+    return database.with_name(database.stem + ending)
+
+
+def lock_path(url: str) -> Path | None:
+    """The file whose lock gives the turn to write a SQLite database."""
+    return beside_sqlite_file(url, ".writes.lock")
 
 
 class WriteQueue:
