@@ -50,8 +50,8 @@ _lock = threading.Lock()
 
 
 def counts_engine() -> Engine:
-    """The engine the counts are kept through: the app's own, or (SQLite) one on the counts' file, made with its
-    table the first time it is asked for in a process."""
+    """The engine the counts are kept through, made the first time a process asks: on SQLite one on the counts'
+    file (with its table), on PostgreSQL one of autocommit connections to the app's database, else the app's."""
     app = current_app
     engine: Engine | None = app.extensions.get("rate_counts_engine")
     if engine is not None:

@@ -52,7 +52,7 @@ class WriteQueue:
     def __init__(self, path: Path | None, timeout: float) -> None:
         self.path = path
         self.timeout = timeout
-        self._threads = threading.RLock()
+        self._threads = threading.Lock()  # (a thread that holds its turn counts its depth instead)
         self._depth = threading.local()
         self._file: tuple[int, int] | None = None  # (pid, fd): a forked worker opens its own
 
