@@ -123,6 +123,7 @@ class Step:
     twins: list[tuple[int, int]] = field(default_factory=list)  # the two answers to one hand sent twice
     games: dict[str, dict] = field(default_factory=dict)
     elapsed: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds used during the step: servers, generator
 
     async def timed(self, kind: str, conn: Connection, method: str, path: str, body: dict | None = None,
                     headers: dict[str, str] | None = None, ok: tuple[int, ...] = (200,)) -> tuple[int, dict, bytes]:
@@ -244,9 +245,31 @@ async def run(step: Step, ports: list[int]) -> dict[str, list[int]]:
     step.statuses.clear()
     start = time.perf_counter()
     stop = start + SECONDS
+    servers, mine = server_cpu(), os.times()
     await asyncio.gather(probe(step, ports[0], stop), *(table(step, ports, t, g, stop) for t, g in enumerate(games)))
     step.elapsed = time.perf_counter() - start
+    after = os.times()
+    step.cpu = {"servers": server_cpu() - servers, "generator": after.user + after.system - mine.user - mine.system}
     return await recorded(step, ports[-1])
+
+
+SERVER_GROUPS: list[int] = []  # the process groups of the servers started (each gunicorn and its workers)
+
+
+def server_cpu() -> float:
+    """CPU seconds the servers' processes have used so far (Linux: /proc), workers that ended included."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in SERVER_GROUPS:  # (fields after the name: state, ppid, pgrp, …)
+            total += sum(int(f) for f in fields[11:15]) / tick  # utime, stime, and of children waited for
+    return total
 
 
 def free_port() -> int:
@@ -264,6 +287,11 @@ def report(step: Step, stored: dict[str, list[int]]) -> bool:
     total = sum(len(v) for v in step.latencies.values())
     print(f"{step.tables} tables × {PHONES} phones: {total} requests in {step.elapsed:.1f} s, "
           f"{total / step.elapsed:.0f} requests/s")
+    if step.cpu and total:  # steadier than the tails from one run to the next: what a request costs the servers
+        cores = os.cpu_count() or 1
+        print(f"  CPU: servers {step.cpu['servers']:.1f} s ({step.cpu['servers'] / step.elapsed / cores:.0%} of "
+              f"{cores} cores, {step.cpu['servers'] / total * 1000:.2f} ms a request), load generator "
+              f"{step.cpu['generator']:.1f} s ({step.cpu['generator'] / step.elapsed / cores:.0%})")
     ok = True
     for kind in ("healthz", "poll board", "save hand", "create game"):
         samples = step.latencies.get(kind, [])
@@ -311,6 +339,7 @@ def start_servers(env: dict[str, str]) -> tuple[list[subprocess.Popen], list[int
              "--keep-alive", str(KEEP_ALIVE), "--backlog", "4096", "--worker-connections", "4096",
              "-b", f"127.0.0.1:{port}", "--log-level", "warning", "app:app"],
             cwd=ROOT, env=env, start_new_session=True))
+        SERVER_GROUPS.append(servers[-1].pid)  # (a new session: its group is its pid)
         ports.append(port)
     for port in ports:
         for _ in range(400):
