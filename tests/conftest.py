@@ -46,7 +46,7 @@ def postgres_schema():
 
 
 def make_app(request, tmp_path, backend):
-    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"}
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test", "BOARD_DIR": str(tmp_path / "boards")}
     if backend == "postgres":
         url = request.getfixturevalue("postgres_schema")
         config["DATABASE_URL"] = url

@@ -5,6 +5,7 @@ two servers on one database a phone asks (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flask import template_rendered
@@ -12,6 +13,7 @@ from flask import template_rendered
 from referee.web import create_app
 from referee.web.models import db
 from referee.web.scoreboard import routes, services
+from referee.web.scoreboard.boards import marks
 from tests.test_games import auth
 from tests.test_sql_counts import counted
 
@@ -23,7 +25,8 @@ LEFT = {"Ben": ["K", "7"], "Cy": ["A"], "Dee": ["JK"]}
 def twin(app):
     """A second server on the same database: its own app, engine, connection pool and process-wide state."""
     other = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"]})
+                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "BOARD_DIR": app.config["BOARD_DIR"]})
     yield other
     with other.app_context():
         db.session.remove()
@@ -240,7 +243,7 @@ def test_a_board_kept_for_every_reader_carries_each_readers_own_form_token(tmp_p
     tokens = []
     for c in (ann, ben, ann):
         html = poll(c, g["edit_token"], None).get_data(as_text=True)
-        assert routes.CSRF_MARK not in html
+        assert not any(mark in html for mark in marks(app.config["SECRET_KEY"]))
         found = set(re.findall(r'name="csrf_token" value="([^"]+)"', html))
         assert len(found) == 1
         tokens.append(found.pop())
@@ -258,3 +261,101 @@ def test_the_boards_kept_are_bounded(app, client):
     for g in games:
         poll(client, g["view_token"], None)
     assert len(app.extensions["boards"]._drawn) == 2
+
+
+# ------------------------------------------------------------------- boards drawn once on a machine
+def test_a_board_drawn_by_one_process_is_read_by_another_on_the_machine(app, twin):
+    g = new_game(app.test_client())
+    drawn_here, drawn_there = watch_templates(app), watch_templates(twin)
+    first = poll(app.test_client(), g["view_token"], None)
+    second = poll(twin.test_client(), g["view_token"], None)
+    assert drawn_here == ["games/_board_fragment.html"] and drawn_there == []
+    assert second.get_data() == first.get_data() and second.headers["ETag"] == first.headers["ETag"]
+    save(twin.test_client(), g, 1)  # a new version: the file kept for the last one is not shown again
+    after = poll(app.test_client(), g["view_token"], first.headers["ETag"])
+    assert after.status_code == 200 and totals(after.get_data(as_text=True)) == [0, 15, 15, 15]
+    assert drawn_here == ["games/_board_fragment.html"] * 2
+    assert totals(poll(twin.test_client(), g["view_token"], None).get_data(as_text=True)) == [0, 15, 15, 15]
+    assert drawn_there == []
+    kept = list(Path(app.config["BOARD_DIR"]).glob("*/*"))
+    assert len(kept) == 1 and kept[0].read_text().startswith(after.headers["ETag"])  # the older board went
+
+
+def test_a_kept_board_file_never_holds_an_edit_link(app, client):
+    g = new_game(client)
+    html = poll(client, g["edit_token"], None).get_data(as_text=True)
+    assert f"/g/{g['edit_token']}/buy" in html
+    files = list(Path(app.config["BOARD_DIR"]).glob("*/*.html"))
+    assert len(files) == 1
+    kept = files[0].read_text()
+    assert g["edit_token"] not in kept and marks(app.config["SECRET_KEY"])[0] in kept
+
+
+def test_a_board_file_half_written_or_of_another_tag_is_drawn_again(app, twin):
+    g = new_game(app.test_client())
+    first = poll(app.test_client(), g["view_token"], None)
+    (path,) = Path(app.config["BOARD_DIR"]).glob("*/*.html")
+    drawn = watch_templates(twin)
+    path.write_text(path.read_text()[:-40])  # cut short: as a reader would find a write that never finished
+    assert poll(twin.test_client(), g["view_token"], None).get_data() == first.get_data()
+    assert drawn == ["games/_board_fragment.html"]
+    _, _, rest = path.read_text().partition("\n")
+    path.write_text('W/"another board"\n' + rest.replace("Ann", "Zed"))  # drawn for another tag
+    drawn.clear()
+    other = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "BOARD_DIR": app.config["BOARD_DIR"]})
+    again = watch_templates(other)
+    assert "Zed" not in poll(other.test_client(), g["view_token"], None).get_data(as_text=True)
+    assert again == ["games/_board_fragment.html"]
+    with other.app_context():
+        db.engine.dispose()
+
+
+# -------------------------------------------------------------- an unchanged board, before the app
+def test_an_unchanged_poll_is_answered_before_the_app_with_the_apps_headers(app, client, monkeypatch):
+    g = new_game(client)
+    first = poll(client, g["view_token"], None)
+    # the app's own 304 (a query string sends the poll through it), as the reference
+    through_app = client.get(f"/g/{g['view_token']}/board?x=1", headers={"If-None-Match": first.headers["ETag"]})
+    assert through_app.status_code == 304
+    monkeypatch.setattr(type(app), "full_dispatch_request", lambda self: pytest.fail("the app was reached"))
+    with counted(app) as seen:
+        fast = poll(client, g["view_token"], first.headers["ETag"])
+    assert fast.status_code == 304 and fast.get_data() == b"" and len(seen) == 1
+    assert sorted(fast.headers.items()) == sorted(through_app.headers.items())
+    secure = client.get(f"/g/{g['view_token']}/board", base_url="https://localhost",
+                        headers={"If-None-Match": first.headers["ETag"]})
+    assert secure.status_code == 304 and "max-age" in secure.headers["Strict-Transport-Security"]
+
+
+def test_before_the_app_the_language_is_the_cookie_else_the_browsers(app, client):
+    g = new_game(client)
+    de = client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    assert "-de-" in de.headers["ETag"]
+    tag = de.headers["ETag"]
+    assert client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de-DE,de;q=0.9",
+                                                               "If-None-Match": tag}).status_code == 304
+    assert client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "pt",
+                                                               "If-None-Match": tag}).status_code == 200
+    client.get(f"/g/{g['view_token']}/board?lang=es")  # remembered in the cookie: it wins over the browser's language
+    es = client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de"})
+    assert "-es-" in es.headers["ETag"]
+    assert client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de",
+                                                               "If-None-Match": es.headers["ETag"]}).status_code == 304
+    assert client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de",
+                                                               "If-None-Match": tag}).status_code == 200
+
+
+def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app, client, monkeypatch):
+    g = new_game(client)
+    tag = poll(client, g["view_token"], None).headers["ETag"]
+    save(client, g, 1)
+    after = poll(client, g["view_token"], tag)
+    assert after.status_code == 200 and totals(after.get_data(as_text=True)) == [0, 15, 15, 15]
+    from sqlalchemy.exc import OperationalError
+
+    def fails(*a, **k):
+        raise OperationalError("SELECT", {}, Exception("gone"))
+    monkeypatch.setattr(services, "version_on", fails)
+    r = poll(client, g["view_token"], after.headers["ETag"])
+    assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing

@@ -57,6 +57,16 @@ def instance_secret(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def security_headers(secure: bool) -> list[tuple[str, str]]:
+    """The headers every answer carries (a poll answered before the app is reached too)."""
+    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+               ("Referrer-Policy", "no-referrer"),  # links carry tokens: never send them on
+               ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")]
+    if secure:
+        headers.append(("Strict-Transport-Security", "max-age=31536000"))
+    return headers
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -110,6 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
+    from .scoreboard import unchanged
     from .writequeue import WriteQueue, lock_path
 
     db.init_app(app)
@@ -129,6 +140,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(groups.bp)
     cli.init_app(app)
 
+    unchanged.install(app)  # (inside the proxy fix below: it sees the scheme the proxy was asked in)
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -140,13 +152,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _headers(resp):  # type: ignore[no-untyped-def]
-        resp.headers.setdefault("Content-Security-Policy", CSP)
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "no-referrer")  # links carry tokens: never send them on
-        resp.headers.setdefault("X-Frame-Options", "DENY")
-        resp.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        if request.is_secure:
-            resp.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        for name, value in security_headers(request.is_secure):
+            resp.headers.setdefault(name, value)
         return resp
 
     return app

@@ -18,6 +18,7 @@ from babel import Locale, dates
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
+from werkzeug.datastructures import LanguageAccept
 
 from ..cards import Card, Rank, Reading
 from ..i18n import LANGUAGES
@@ -36,10 +37,15 @@ def select_locale() -> str:
     body_lang = getattr(g, "body_lang", None)
     if body_lang and body_lang in languages:
         return str(body_lang)
-    cookie = request.cookies.get(COOKIE)
+    return remembered_or_asked(request.cookies.get(COOKIE), request.accept_languages, languages)
+
+
+def remembered_or_asked(cookie: str | None, accepted: LanguageAccept, languages: Any) -> str:
+    """The language remembered in the cookie, else the browser's best among the app's, else English (also what
+    a poll answered before the app is reached uses: ``scoreboard.unchanged``)."""
     if cookie and cookie in languages:
         return cookie
-    return request.accept_languages.best_match(languages) or "en"
+    return accepted.best_match(languages) or "en"
 
 
 def lang() -> str:

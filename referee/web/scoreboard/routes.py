@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
-import threading
-from collections import OrderedDict
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -48,6 +46,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..tokens import Links
 from ..words import contract_words, in_a_list
 from . import services
+from .boards import BoardFiles, Boards, marks
 from .forms import (
     BuyForm,
     DeleteForm,
@@ -180,7 +179,15 @@ def etag_for(game_id: str, version: int, can_edit: bool) -> str:
     """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
     the reader's language, the kind of link, and the templates and translations this server draws it with (so
     a phone never keeps a board drawn by an older release, nor one drawn by another server running other code)."""
-    return f'W/"{game_id}-{version}-{select_locale()}-{int(can_edit)}-{_release()}"'
+    return board_tag(game_id, version, select_locale(), can_edit)
+
+
+BOARD_READ = "referee.board_version"  # where a poll answered "changed" before the app leaves what it read (a key
+# no request header can set: those are HTTP_…)
+
+
+def board_tag(game_id: str, version: int, lang: str, can_edit: bool) -> str:
+    return f'W/"{game_id}-{version}-{lang}-{int(can_edit)}-{_release()}"'
 
 
 @lru_cache(maxsize=1)
@@ -262,57 +269,37 @@ def board_fragment(game: Any, can_edit: bool, token: str, **extra: Any) -> str:
     return render_template("games/_board_fragment.html", oob=True, **board_context(game, can_edit, token), **extra)
 
 
-class Boards:
-    """Boards this process has drawn, by what each was drawn from: its ETag (the game's id and version, the
-    language, the kind of link, the release) and the link. After a save the first phone to ask draws the
-    board; the others at the table that ask the same process get it as drawn. Nothing here needs sharing
-    between processes: an entry is only ever found by the version the database holds now (read by the same
-    request), so it can never show a board older than the last save; another process draws its own. The
-    reader's form token is put in on the way out (an edit board's forms carry it)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._drawn: OrderedDict[tuple[str, str], str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, str]) -> str | None:
-        with self._lock:
-            html = self._drawn.get(key)
-            if html is not None:
-                self._drawn.move_to_end(key)
-            return html
-
-    def put(self, key: tuple[str, str], html: str) -> None:
-        with self._lock:
-            self._drawn[key] = html
-            self._drawn.move_to_end(key)
-            while len(self._drawn) > self.size:
-                self._drawn.popitem(last=False)
-
-
-CSRF_MARK = secrets.token_hex(16)  # stands for the reader's form token in a board kept for every reader
-
-
 @bp.record_once
 def _boards(state: Any) -> None:
-    state.app.extensions["boards"] = Boards(int(state.app.config.get("BOARD_CACHE_SIZE", 500)))
+    app = state.app
+    app.extensions["boards"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
+    app.extensions["board_files"] = BoardFiles(Path(app.config.get("BOARD_DIR") or Path(app.instance_path) /
+                                                    "boards"))
 
 
 def drawn_board(token: str, game_id: str, version: int, can_edit: bool) -> tuple[str, str]:
-    """The board for a link, and its ETag: as this process drew it for this version, else drawn now."""
+    """The board for a link, and its ETag: as this process last drew or read it for this version, else as
+    another process on this machine drew it (``boards``), else drawn now."""
     boards: Boards = current_app.extensions["boards"]
+    files: BoardFiles = current_app.extensions["board_files"]
+    link_mark, form_mark = marks(current_app.config["SECRET_KEY"])
+    lang = select_locale()
     tag = etag_for(game_id, version, can_edit)
-    html = boards.get((tag, token))
+    html = boards.get(tag)
     if html is None:
-        loaded = services.find(token)
-        if loaded is None:
-            abort(404)
-        game, can_edit = loaded
-        # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
-        tag = etag_for(game.id, game.version, can_edit)
-        html = board_fragment(game, can_edit, token, csrf_token=lambda: CSRF_MARK)
-        boards.put((tag, token), html)
-    return (html.replace(CSRF_MARK, generate_csrf()) if can_edit else html), tag
+        html = files.get(tag, game_id, lang, can_edit)
+        if html is None:
+            loaded = services.find(token)
+            if loaded is None:
+                abort(404)
+            game, can_edit = loaded
+            # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
+            tag = etag_for(game.id, game.version, can_edit)
+            html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
+            files.put(tag, game.id, lang, can_edit, html)
+        boards.put(tag, html)
+    html = html.replace(link_mark, token)
+    return (html.replace(form_mark, generate_csrf()) if can_edit else html), tag
 
 
 @bp.get("/g/<token>")
@@ -332,7 +319,7 @@ def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: while the game's version is the one the
     phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
     read or drawn (no session, no rules, no template)."""
-    found = services.version_of(token)
+    found = request.environ.get(BOARD_READ) or services.version_of(token)  # (read already: ``unchanged``)
     if found is None:
         abort(404)
     tag = etag_for(*found)
@@ -343,12 +330,15 @@ def board(token: str) -> Response:
 
 
 def _board_headers(resp: Response, tag: str) -> Response:
+    for name, value in board_headers(tag):
+        resp.headers[name] = value
+    return resp
+
+
+def board_headers(tag: str) -> list[tuple[str, str]]:
     """A board may be kept, but never shown again without asking (no-cache): each poll asks with its ETag. It is
     the reader's own (private): its forms hold the reader's session token, its links the game's token."""
-    resp.headers["ETag"] = tag
-    resp.headers["Cache-Control"] = "no-cache, private"
-    resp.headers["Vary"] = "Cookie, Accept-Language"
-    return resp
+    return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie, Accept-Language")]
 
 
 def _entries(form: Any, players: Any) -> dict[int, services.Entry]:

@@ -1,0 +1,122 @@
+"""Boards drawn once for each version of a game on a machine, not once for each process that is asked.
+
+After a save every phone at the table fetches the new board. Drawing one costs several times what answering
+a poll does (the game read again, its state worked out, the templates drawn), and each gunicorn worker drew
+its own: at 100 tables on two workers, board draws were 40% of the servers' CPU (``docs/bench.md``). Now the
+first worker to draw a version writes it to a file that every worker on the machine reads; a process keeps
+the boards it last used in memory in front of that.
+
+Nothing here can show an old board: a board is only ever looked up by its ETag, which holds the game's
+version as the database holds it now (read by the same request), the language, the kind of link and the
+release. A file holds the tag it was drawn for on its first line and is used only if that tag is the one
+asked for. Files are a cache: one missing, half written by another process or left by another release is
+drawn again. Several servers on one database each keep their own (nothing has to be shared between them).
+
+What differs from reader to reader is not in the cache: a board is drawn with marks where the link's token
+and the reader's form token go, and they are put in on the way out (an edit link's token is never written to
+a file: the database itself keeps only its hash).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+END = "\n<!-- end -->"  # the last line of a file written whole
+SWEEP_EVERY = 3600.0  # seconds between two sweeps of a process through the files
+KEEP_FOR = 86400.0  # a file not written for this long goes (its game has not changed for a day)
+
+
+def marks(secret: str) -> tuple[str, str]:
+    """What stands in a kept board for the link's token and for the reader's form token: the same in every
+    process that shares the secret key (the files are shared), and no text a player could type on purpose."""
+    def mark(what: bytes) -> str:
+        return "m" + hmac.new(secret.encode(), what, hashlib.sha256).hexdigest()[:31]
+    return mark(b"board link token"), mark(b"board form token")
+
+
+class Boards:
+    """The boards a process keeps in memory, by ETag, the most recently used last; at most ``size``."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._drawn: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, tag: str) -> str | None:
+        with self._lock:
+            html = self._drawn.get(tag)
+            if html is not None:
+                self._drawn.move_to_end(tag)
+            return html
+
+    def put(self, tag: str, html: str) -> None:
+        with self._lock:
+            self._drawn[tag] = html
+            self._drawn.move_to_end(tag)
+            while len(self._drawn) > self.size:
+                self._drawn.popitem(last=False)
+
+
+class BoardFiles:
+    """Boards in a folder every process of the machine reads: a folder for each game, language and kind of link,
+    holding the board of the latest version drawn, named by its ETag, whose first line is that tag.
+
+    A new board gets a new name and the older ones in its folder go: renaming a file over another makes the
+    file system write the new one out first (about 0.4 ms on a quiet disk, several under load), while a new name
+    costs a quarter of that."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._swept = 0.0
+
+    def _path(self, tag: str, game_id: str, lang: str, can_edit: bool) -> Path:
+        board = hashlib.sha256(f"{game_id}\0{lang}\0{int(can_edit)}".encode()).hexdigest()[:32]
+        return self.folder / board / (hashlib.sha256(tag.encode()).hexdigest()[:32] + ".html")
+
+    def get(self, tag: str, game_id: str, lang: str, can_edit: bool) -> str | None:
+        try:
+            text = self._path(tag, game_id, lang, can_edit).read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
+            return None
+        first, _, html = text.partition("\n")
+        return html[:-len(END)] if first == tag and html.endswith(END) else None
+
+    def put(self, tag: str, game_id: str, lang: str, can_edit: bool, html: str) -> None:
+        """Written whole under a name of its own, then given its name: a reader finds it whole or not at all."""
+        path = self._path(tag, game_id, lang, can_edit)
+        part = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(f"{tag}\n{html}{END}", encoding="utf-8")
+            os.rename(part, path)
+            for entry in os.scandir(path.parent):  # the boards of older versions (and a part another left)
+                if entry.name != path.name and not entry.name.endswith(".part"):
+                    os.unlink(entry.path)
+        except OSError:  # a full disk, a folder not writable, an older board gone already: the board is answered
+            part.unlink(missing_ok=True)
+        self._sweep()
+
+    def _sweep(self) -> None:
+        """Once an hour a process clears the folders of games not changed for a day (and parts left behind)."""
+        now = time.time()
+        if now - self._swept < SWEEP_EVERY:
+            return
+        self._swept = now
+        try:
+            folders = list(os.scandir(self.folder))
+        except OSError:
+            return
+        for folder in folders:
+            try:
+                if now - folder.stat().st_mtime > KEEP_FOR:
+                    for entry in os.scandir(folder.path):
+                        os.unlink(entry.path)
+                    os.rmdir(folder.path)
+            except OSError:
+                pass
