@@ -174,3 +174,33 @@ def test_versions_no_game_has_are_refused_not_a_crash(client):
         r = client.post(f"/g/{g['edit_token']}/undo", data={"version": version})
         assert r.status_code == 302
     assert len(read(client.application, g)["hands"]) == 1
+
+
+def test_a_hand_scored_before_its_turn_is_scored_again_if_another_phone_wrote_meanwhile(app, monkeypatch):
+    """A save scores the hand before it takes the turn to write (the turn is then held for the writes only);
+    what it scored is kept only if the turn finds the version it read."""
+    from referee.web.scoreboard import services
+
+    g = game_with_hands(app, 0)
+    scored = []
+    real = services.score
+
+    def score(*args, **kwargs):
+        scored.append(args[2])
+        if len(scored) == 1 and meanwhile:  # another phone writes between this read and this save's turn
+            r = app.test_client().post(f"/api/v1/games/{g['id']}/buys", json={"player": "Ben", "hand": 2},
+                                       headers=auth(g["edit_token"]))
+            assert r.status_code == 201, r.json
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "score", score)
+    meanwhile = False
+    r = app.test_client().post(f"/api/v1/games/{g['id']}/hands", json={"hand": 1, **HAND},
+                               headers=auth(g["edit_token"]))
+    assert r.status_code == 201 and scored == [1]  # nothing written meanwhile: scored once, before the turn
+    scored.clear()
+    meanwhile = True
+    r = app.test_client().post(f"/api/v1/games/{g['id']}/hands", json={"hand": 2, **HAND},
+                               headers=auth(g["edit_token"]))
+    assert r.status_code == 201 and scored == [2, 2]  # the buy came in between: scored again under the turn
+    assert [h["hand"] for h in read(app, g)["hands"]] == [1, 2]

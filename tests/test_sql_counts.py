@@ -51,6 +51,18 @@ def test_recording_a_hand(app, client):
     assert len(seen) <= 5, seen
 
 
+def test_a_hand_saved_through_the_api(app, client):
+    """The game read, its version bumped, the hand, its results and the change written, and the hands read
+    for the totals the answer gives (not the buys and downs: the answer does not say them)."""
+    g = new_game(client)
+    with counted(app) as seen:
+        r = client.post(f"/api/v1/games/{g['id']}/hands", json={
+            "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": ["JK"]}},
+            headers={"Authorization": f"Bearer {g['edit_token']}"})
+    assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
+    assert len(seen) <= 6, seen
+
+
 def test_a_buy(app, client):
     g = new_game(client)
     with counted(app) as seen:

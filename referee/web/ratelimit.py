@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from flask import current_app, g, has_request_context
 from limits.storage import Storage
-from sqlalchemy import Engine, case, create_engine, delete, select
+from sqlalchemy import Engine, bindparam, case, create_engine, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -78,6 +79,20 @@ def counts_engine() -> Engine:
         return app.extensions["rate_counts_engine"]  # type: ignore[no-any-return]
 
 
+@lru_cache(maxsize=2)
+def _upsert(dialect_name: str) -> Any:
+    """A count's upsert, built once (building and keying it cost as much as sending it): a new window starts at
+    ``amount``, else the count grows by it."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    new = dialect.insert(COUNTS).values(key=bindparam("key"), count=bindparam("amount"),
+                                        expires_at=bindparam("until"))
+    ended = COUNTS.c.expires_at <= bindparam("now")  # (the row as it was: both assignments read the old values)
+    return new.on_conflict_do_update(index_elements=[COUNTS.c.key], set_={
+        "count": case((ended, new.excluded.count), else_=COUNTS.c.count + new.excluded.count),
+        "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
+    }).returning(COUNTS.c.count, COUNTS.c.expires_at)
+
+
 class DatabaseStorage(Storage):
     STORAGE_SCHEME = ["database"]
 
@@ -92,15 +107,9 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = clock()
         engine = counts_engine()
-        dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-        new = dialect.insert(COUNTS).values(key=key, count=amount, expires_at=now + expiry)
-        ended = COUNTS.c.expires_at <= now  # (the row as it was: both assignments read the old values)
-        stmt = new.on_conflict_do_update(index_elements=[COUNTS.c.key], set_={
-            "count": case((ended, new.excluded.count), else_=COUNTS.c.count + new.excluded.count),
-            "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
-        }).returning(COUNTS.c.count, COUNTS.c.expires_at)
         with current_app.extensions.get("rate_counts_queue", NO_QUEUE), engine.begin() as conn:
-            row = conn.execute(stmt).one()
+            row = conn.execute(_upsert(engine.dialect.name), {"key": key, "amount": amount, "until": now + expiry,
+                                                              "now": now}).one()
             count, expires = int(row[0]), float(row[1])
             if now - self._swept > SWEEP_EVERY:
                 self._swept = now

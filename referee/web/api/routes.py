@@ -463,7 +463,7 @@ def version_field(data: dict[str, Any]) -> int | None:
 def hand_result(game: Any, hand: Any) -> Response:
     names = [p.name for p in game.players]
     return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.score for r in hand.results},
-                    "totals": services.state(game).totals, "version": game.version})
+                    "totals": services.totals(game), "version": game.version})
 
 
 @bp.post("/games/<game_id>/end")

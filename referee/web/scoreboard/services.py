@@ -140,10 +140,15 @@ def version_of(token: str) -> tuple[str, int, bool] | None:
     """The id and version of the game a link opens, and whether the link may change it: one indexed query on the
     games table, nothing else loaded (what a poll needs to answer "unchanged"). On a connection of its own, not
     the request's session (which a poll answered here never opens)."""
+    return version_on(_reads(), token)
+
+
+def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
+    """``version_of`` on the engine given (a poll answered before the app is reached has no app context)."""
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
-    with _reads().connect() as conn:
+    with engine.connect() as conn:
         row = conn.execute(_VERSION_OF, {"digest": digest, "token": token}).first()
     if row is None:
         return None
@@ -195,17 +200,34 @@ class State:
         return self.finished and self.result is not None and self.result.decided_by == "replay"
 
 
-def state(game: Game) -> State:
-    rules = rules_of(game)
-    names = [p.name for p in game.players]
+def _hand_rows(game: Game, names: list[str]) -> tuple[list[HandRow], list[HandRow]]:
+    """The hands recorded, as rows of the score sheet; the replayed last hands apart."""
     rows: list[HandRow] = []
     replays: list[HandRow] = []
     for h in game.hands:
         pen = {names[r.seat]: r.score for r in h.results}
         (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
                                                        pen, {names[r.seat]: r.cards for r in h.results}))
+    return rows, replays
+
+
+def _totals(names: list[str], rows: list[HandRow]) -> tuple[dict[str, list[int]], dict[str, int]]:
     running = running_totals(names, [r.penalties for r in rows])
-    totals = {n: (running[n][-1] if rows else 0) for n in names}
+    return running, {n: (running[n][-1] if rows else 0) for n in names}
+
+
+def totals(game: Game) -> dict[str, int]:
+    """Each player's total so far: what a saved hand is answered with, from the hands alone (a save does not
+    read the game's buys and downs again to say it)."""
+    names = [p.name for p in game.players]
+    return _totals(names, _hand_rows(game, names)[0])[1]
+
+
+def state(game: Game) -> State:
+    rules = rules_of(game)
+    names = [p.name for p in game.players]
+    rows, replays = _hand_rows(game, names)
+    running, totals = _totals(names, rows)
     ended_early = game.ended_at is not None
     finished = len(rows) >= len(rules.hands) or ended_early
     current = None if finished else len(rows) + 1
@@ -274,9 +296,12 @@ class _Write:
         self.queue.__enter__()
         try:
             read = self.game.version
+            at = now()
+            # (the session is told below what changed: no search of it for the objects the statement touched)
             bumped = db.session.execute(update(Game).where(Game.id == self.game.id)
-                                        .values(version=Game.version + 1, updated_at=now())
-                                        .returning(Game.version)).scalar_one_or_none()
+                                        .values(version=Game.version + 1, updated_at=at)
+                                        .returning(Game.version)
+                                        .execution_options(synchronize_session=False)).scalar_one_or_none()
             if bumped is None:  # deleted meanwhile
                 db.session.rollback()
                 raise Refusal("stale", None)
@@ -287,6 +312,7 @@ class _Write:
         if self.version != read:  # another phone wrote after this request read the game: read it again
             db.session.expire_all()
         set_committed_value(self.game, "version", bumped)
+        set_committed_value(self.game, "updated_at", at)
         return self
 
     def expect(self, version: int | None) -> None:
@@ -352,20 +378,38 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
     expected = _version_arg(expected_version)
+    read = game.version
+    early = _scored_early(game, number, out_seat, entries, exact_cut)
     try:
         with _Write(game, *RECORDED) as w:
             if number <= game.hands_recorded:
                 raise Refusal("already_recorded", "hand", hand=number)
             w.expect(expected)
-            hand = _record(game, number, out_seat, entries, via, exact_cut)
+            hand = _record(game, number, out_seat, entries, via, exact_cut,
+                           scored=early if w.version == read else None)
     except IntegrityError:
         raise Refusal("already_recorded", "hand", hand=number) from None
     return hand
 
 
+def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
+                  exact_cut: bool) -> list[Result] | None:
+    """The next hand scored from the game as read, before the turn to write is taken: the turn is then held for
+    the writes only, while the other phones' saves wait. Used only if nothing was written meanwhile (the version
+    the turn finds is the one read); anything but the plain next hand, and any refusal, is left to the write."""
+    rules = rules_of(game)
+    if number != game.hands_recorded + 1 or number > len(rules.hands) or game.ended_at is not None:
+        return None
+    try:
+        return score(game, rules, number, out_seat, entries, exact_cut)
+    except Refusal:
+        return None
+
+
 def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
-            exact_cut: bool) -> Hand:
-    """Inside a write: check that ``number`` is the next hand, score it and add it."""
+            exact_cut: bool, scored: list[Result] | None = None) -> Hand:
+    """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
+    version) and add it."""
     rules = rules_of(game)
     recorded = game.hands_recorded
     if number <= recorded:
@@ -377,7 +421,7 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
         raise Refusal("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
-    results = score(game, rules, number, out_seat, entries, exact_cut)
+    results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut)
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay)
     db.session.add(hand)
