@@ -95,7 +95,7 @@ def main() -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     tmp = tempfile.mkdtemp()
-    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
+    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "BOARD_DIR": f"{tmp}/boards"})
     with app.app_context():
         upgrade()
     view, edit = seeded_game(app)
