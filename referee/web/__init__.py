@@ -36,7 +36,7 @@ def database_url(url: str | None, instance: Path) -> str:
 def pool_options(ping: bool) -> dict[str, Any]:
     """The connection pool of each server process. A request holds one connection at a time (the poll's own
     query, the write limit's count and the request's session take turns), so as many as a process has threads
-    (gunicorn's ``--threads``, 8 in ``docs/deploy.md``) are kept open, and a few more are opened for a burst
+    (gunicorn's ``--threads``, 3 in ``docs/deploy.md``) are kept open, and a few more are opened for a burst
     rather than making a request wait. A server's connection is checked with a ping before each use (about
     60 µs on a local PostgreSQL), so that after the database restarts no request fails on a dead connection,
     and replaced after half an hour, before a firewall or the server drops it as idle (SQLite's file needs

@@ -25,6 +25,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 
 END = "\n<!-- end -->"  # the last line of a file written whole
@@ -32,6 +33,7 @@ SWEEP_EVERY = 3600.0  # seconds between two sweeps of a process through the file
 KEEP_FOR = 86400.0  # a file not written for this long goes (its game has not changed for a day)
 
 
+@lru_cache(maxsize=4)
 def marks(secret: str) -> tuple[str, str]:
     """What stands in a kept board for the link's token and for the reader's form token: the same in every
     process that shares the secret key (the files are shared), and no text a player could type on purpose."""
