@@ -355,7 +355,8 @@ def main() -> int:
     random.seed(1)
     tmp = tempfile.mkdtemp()
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/load.sqlite3"
-    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "loadtest"), TRUST_PROXY="1")
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "loadtest"), TRUST_PROXY="1",
+               BOARD_DIR=f"{tmp}/boards")
     if os.environ.get("LOADTEST_RATE_LIMIT"):
         env["RATE_LIMIT_WRITES"] = os.environ["LOADTEST_RATE_LIMIT"]
     bin_dir = Path(sys.executable).parent
