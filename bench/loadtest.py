@@ -8,10 +8,10 @@ so its figures stand beside the others in the same run. Every table comes from a
 X-Forwarded-For, the servers trust one proxy), so the write limit runs at its default, as it does for real
 tables.
 
-The load is stepped up (``LOADTEST_STEPS`` tables, default 50, 100, 150, … 400) until a step misses the target:
-no errors, p99 under 100 ms for polls and saves, no save lost or recorded twice, and every poll that starts
-after a save was answered sees that save (each phone sees each board within one poll). It prints each step
-and the largest load that held, and exits non-zero if even the first step missed.
+The load is stepped up (``LOADTEST_STEPS`` tables, default 50, 75, 100, 125, 150, 200, … 400) until a step
+misses the target: no errors, p99 under 100 ms for polls and saves, no save lost or recorded twice, and every
+poll that starts after a save was answered sees that save (each phone sees each board within one poll). It
+prints each step and the largest load that held, and exits non-zero if even the first step missed.
 
     make loadtest                                     # SQLite, stepped
     DATABASE_URL=postgresql://… make loadtest         # PostgreSQL (migrated first)
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PHONES = int(os.environ.get("LOADTEST_PHONES", 6))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", 20))
 STEPS = [int(n) for n in (os.environ.get("LOADTEST_TABLES") or os.environ.get(
-    "LOADTEST_STEPS", "50,100,150,200,250,300,350,400")).split(",")]
+    "LOADTEST_STEPS", "50,75,100,125,150,200,250,300,350,400")).split(",")]
 POLL_EVERY = 2.0
 SAVE_EVERY = (4.0, 6.0)
 TWIN_EVERY = 5  # one save in five of a table is sent by two phones at once
