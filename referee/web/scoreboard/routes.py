@@ -277,14 +277,12 @@ def _boards(state: Any) -> None:
                                                     "boards"))
 
 
-def drawn_board(token: str, game_id: str, version: int, can_edit: bool) -> tuple[str, str]:
-    """The board for a link, and its ETag: as this process last drew or read it for this version, else as
-    another process on this machine drew it (``boards``), else drawn now."""
+def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -> tuple[str, str]:
+    """The board for a link, and its ETag (``tag``, read for the game's version now): as this process last drew
+    or read it, else as another process on this machine drew it (``boards``), else drawn now."""
     boards: Boards = current_app.extensions["boards"]
     files: BoardFiles = current_app.extensions["board_files"]
     link_mark, form_mark = marks(current_app.config["SECRET_KEY"])
-    lang = select_locale()
-    tag = etag_for(game_id, version, can_edit)
     html = boards.get(tag)
     if html is None:
         html = files.get(tag, game_id, lang, can_edit)
@@ -294,7 +292,7 @@ def drawn_board(token: str, game_id: str, version: int, can_edit: bool) -> tuple
                 abort(404)
             game, can_edit = loaded
             # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
-            tag = etag_for(game.id, game.version, can_edit)
+            tag = board_tag(game.id, game.version, lang, can_edit)
             html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
             files.put(tag, game.id, lang, can_edit, html)
         boards.put(tag, html)
@@ -318,14 +316,17 @@ def play(token: str) -> BaseResponse:
 def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: while the game's version is the one the
     phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
-    read or drawn (no session, no rules, no template)."""
-    found = request.environ.get(BOARD_READ) or services.version_of(token)  # (read already: ``unchanged``)
+    read or drawn (no session, no rules, no template); most of those are answered before the app is reached
+    (``unchanged``), which leaves what it read for the rest."""
+    found = request.environ.get(BOARD_READ) or services.version_of(token)
     if found is None:
         abort(404)
-    tag = etag_for(*found)
+    game_id, version, can_edit = found
+    lang = select_locale()
+    tag = board_tag(game_id, version, lang, can_edit)
     if tag in request.headers.get("If-None-Match", ""):
         return _board_headers(Response(status=304), tag)
-    html, tag = drawn_board(token, *found)
+    html, tag = drawn_board(token, game_id, lang, tag, can_edit)
     return _board_headers(make_response(html), tag)
 
 

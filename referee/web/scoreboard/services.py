@@ -126,7 +126,7 @@ _VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(
     or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token")))
 
 
-def _reads() -> Any:
+def reads_engine() -> Any:
     """The app's engine for a lone read: each statement commits by itself, so a poll sends its query and nothing
     else (no BEGIN before it nor ROLLBACK after it: two round trips fewer on PostgreSQL)."""
     engine = current_app.extensions.get("autocommit_engine")
@@ -140,7 +140,7 @@ def version_of(token: str) -> tuple[str, int, bool] | None:
     """The id and version of the game a link opens, and whether the link may change it: one indexed query on the
     games table, nothing else loaded (what a poll needs to answer "unchanged"). On a connection of its own, not
     the request's session (which a poll answered here never opens)."""
-    return version_on(_reads(), token)
+    return version_on(reads_engine(), token)
 
 
 def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:

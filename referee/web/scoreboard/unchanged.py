@@ -55,7 +55,7 @@ class UnchangedBoards:
         """The board's tag as the board route would write it now; None where the app must answer."""
         if self.engine is None:
             with self.app.app_context():
-                self.engine = services._reads()
+                self.engine = services.reads_engine()
         try:
             found = services.version_on(self.engine, token)
         except SQLAlchemyError:
