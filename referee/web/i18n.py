@@ -10,14 +10,16 @@ web form with cards and the card picker read with.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timezone
 from functools import lru_cache
 from typing import Any
 
-from babel import Locale, dates
+from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
-from flask_babel import Babel, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
+from flask_babel import Babel, force_locale, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
 from werkzeug.datastructures import LanguageAccept
 
 from ..cards import Card, Rank, Reading
@@ -48,19 +50,84 @@ def remembered_or_asked(cookie: str | None, accepted: LanguageAccept, languages:
     return accepted.best_match(languages) or "en"
 
 
+class _Reader:
+    """The reader's language as flask-babel chose it, and its catalog, kept on the request: a board or a ruling
+    asks for them dozens of times, and flask-babel finds both anew through several context lookups each time."""
+
+    __slots__ = ("code", "catalog")
+
+    def __init__(self, code: str, catalog: NullTranslations) -> None:
+        self.code, self.catalog = code, catalog
+
+
+_SOURCE = _Reader("en", NullTranslations())
+
+
+def _reader() -> _Reader:
+    try:
+        kept = g._get_current_object()
+    except RuntimeError:  # outside an app context there is no reader: the source language
+        return _SOURCE
+    found: _Reader | None = kept.__dict__.get("_reader")
+    if found is None:
+        locale = get_locale()
+        found = kept._reader = _Reader(str(locale or "en"), get_translations())
+    return found
+
+
+@contextmanager
+def in_language(code: str) -> Iterator[None]:
+    """Words in ``code`` within the block (flask-babel's ``force_locale``, with the kept reader set aside): the
+    JSON API's ``"lang"``. The web layer switches language only through this."""
+    with force_locale(code):
+        kept = g._get_current_object()
+        outside = kept.__dict__.pop("_reader", None)
+        try:
+            yield
+        finally:
+            kept.__dict__.pop("_reader", None)
+            if outside is not None:
+                kept._reader = outside
+
+
 def lang() -> str:
-    return str(get_locale() or "en")
+    return _reader().code
 
 
 def catalog() -> NullTranslations:
-    """The reader's catalog as flask-babel finds it, kept on the request for the locale it was found for (a
-    ``force_locale`` block finds its own). A page looks up dozens of strings; flask-babel finds the catalog
-    again for each of them."""
-    locale = get_locale()
-    kept = g.get("_catalog")
-    if kept is None or kept[0] is not locale:
-        kept = g._catalog = (locale, get_translations())
-    return kept[1]  # type: ignore[no-any-return]
+    """The reader's catalog (what the templates' ``_`` and the gettext family below read)."""
+    return _reader().catalog
+
+
+# The web layer's gettext family: flask-babel's, with its catalog kept on the request (``catalog``). A ruling's
+# message or a board's words look a catalog up for each string, and flask-babel finds it anew each time (half
+# the cost of a checked meld's answer was finding catalogs).
+def gettext(string: str, **variables: Any) -> str:
+    text = catalog().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    variables.setdefault("num", num)
+    return catalog().ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, string: str, **variables: Any) -> str:
+    text = catalog().upgettext(context, string)
+    return text % variables if variables else text
+
+
+def number(value: Any, format: str | None = None) -> str:
+    """A number in the reader's digits (flask-babel's ``format_decimal``); whole numbers, which boards and
+    rulings show by the dozen, are worked out once per language."""
+    if format is None and isinstance(value, int) and not isinstance(value, bool):
+        return _whole(lang(), value)
+    return str(format_decimal(value, format))
+
+
+@lru_cache(maxsize=4096)
+def _whole(locale: str, value: int) -> str:
+    return str(numbers.format_decimal(value, locale=locale))
 
 
 # English is read at tables on both sides of the Atlantic (Liverpool rummy is a British game): its dates put the
@@ -140,7 +207,7 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": language_names(), "card_text": card_text,
-                "number": format_decimal, "rank_letters": rank_letters, "card_notation": card_notation,
+                "number": number, "rank_letters": rank_letters, "card_notation": card_notation,
                 "card_facts": card_facts}
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import gettext
 from markupsafe import Markup
 from wtforms import Field, Form
 
 from ..families import Family, Option, options_on
+from .i18n import gettext
 
 FIELD = "opt_{}"
 _WHOLE = re.compile(r"-?[0-9]{1,9}")

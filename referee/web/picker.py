@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
-
 from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Rank, parse_cards
 from ..families import Rules
 from ..scoring import Leftover
 from .errors import Refusal
-from .i18n import card_reading, card_text
+from .i18n import card_reading, card_text, gettext, ngettext
 
 RANKS = tuple(Rank)
 

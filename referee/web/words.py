@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import format_decimal, gettext, ngettext, pgettext
-
 from ..families import OPTIONS, Contract, Family, resolve
 from ..i18n import N_
-from .i18n import rank_letters
+from .i18n import gettext, ngettext, number, pgettext, rank_letters
 
 _MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size stays a figure
     ("set", 1): N_("a set of %(size)s"), ("set", 2): N_("two sets of %(size)s"),
@@ -108,7 +106,7 @@ def option_value(name: str, value: Any, fam: Family | None = None) -> str:
         if name == "contracts":
             return gettext("the %(family)s contracts", family=fam.name)
         if name == "joker_points":
-            return format_decimal(fam.penalties["JK"])
+            return number(fam.penalties["JK"])
         if name == "hand_size":
             return _deal_words(fam)
         if name in ("decks", "jokers"):
@@ -131,5 +129,5 @@ def option_value(name: str, value: Any, fam: Family | None = None) -> str:
     if isinstance(value, int):
         if value == 0 and o.zero is not None:
             return gettext(o.zero)
-        return format_decimal(value)
+        return number(value)
     return gettext(words[value]) if value in words else str(value)

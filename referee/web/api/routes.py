@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
-from flask_babel import force_locale, gettext
 
 from ... import arrange as arrange_mod
 from ... import contracts, scoring, table
@@ -24,7 +23,7 @@ from ...verdicts import CODES, Violation
 from .. import public
 from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
-from ..i18n import lang, message
+from ..i18n import gettext, in_language, lang, message
 from ..rules.routes import rule_url as rules_page_url
 from ..scoreboard import services
 
@@ -48,7 +47,7 @@ def with_lang(view: Callable[..., Any]) -> Callable[..., Any]:
         asked = data.get("lang")
         if isinstance(asked, str) and asked in current_app.config["LANGUAGES"]:
             g.body_lang = asked
-            with force_locale(asked):
+            with in_language(asked):
                 return view(data, **kwargs)
         return view(data, **kwargs)
 

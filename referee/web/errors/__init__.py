@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import format_decimal, gettext
-
 from ...cards import Card, CardError, Rank
 from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
 from ...verdicts import CODES
+from ..i18n import gettext, number
 from ..jsonio import printable
 
 
@@ -156,7 +155,7 @@ def param_text(name: str, value: Any) -> str:
         except (CardError, AttributeError):
             return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(format_decimal(value))
+        return number(value)
     return printable(str(value))
 
 

@@ -8,7 +8,6 @@ from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template, request
-from flask_babel import force_locale
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
@@ -23,6 +22,7 @@ from werkzeug.exceptions import (
 )
 
 from ...errors import RefereeError
+from ..i18n import in_language
 from ..models import db
 from . import Refusal, error_body, error_text, status_of
 
@@ -36,7 +36,7 @@ def wants_json() -> bool:
 def answer(e: RefereeError) -> Any:
     """A refusal in the language asked for: the API body's ``"lang"``, else the request's."""
     asked = g.get("body_lang")
-    with force_locale(asked) if asked else nullcontext():
+    with in_language(asked) if asked else nullcontext():
         if wants_json():
             return jsonify(error_body(e)), status_of(e)
         return render_template("error.html", message=error_text(e.code, e.params), status=status_of(e)), status_of(e)

@@ -14,7 +14,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import format_decimal, format_percent, gettext
+from flask_babel import format_decimal, format_percent
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
@@ -23,7 +23,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, SETUP, preview
 from .. import options as house
 from ..errors import error_text, status_of
-from ..i18n import format_day
+from ..i18n import format_day, gettext
 from ..models import Game, Group
 from ..scoreboard import routes as games_routes
 from ..tokens import Links

@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
-from flask_babel import gettext, ngettext
 from wtforms import BooleanField, IntegerField
 
 from ... import arrange as arrange_mod
@@ -26,7 +25,7 @@ from ...melds import analyze
 from .. import options as house
 from ..errors import Refusal, error_text
 from ..fields import ListField
-from ..i18n import card_text, lang, message, rank_letters
+from ..i18n import card_text, gettext, lang, message, ngettext, rank_letters
 from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import rule_title, rule_url
 from ..words import contract_words

@@ -9,13 +9,12 @@ from typing import Any
 
 from babel import Locale
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory, url_for
-from flask_babel import format_decimal, gettext
 from markupsafe import Markup, escape
 
 from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from .. import assets
-from ..i18n import lang, rank_letters
+from ..i18n import gettext, lang, number, rank_letters
 from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
 
@@ -101,7 +100,7 @@ def render_rules(fam: Family, language: str) -> tuple[str, str, list[rulebook.He
     def fact(name: str) -> str:
         if name not in data:
             raise rulebook.RulebookError(f"{fam.id} has no fact {name}")
-        return str(format_decimal(data[name]))
+        return number(data[name])
 
     def contract(n: int) -> str:
         if n not in fam.contracts:

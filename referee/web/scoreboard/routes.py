@@ -27,7 +27,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -41,7 +40,7 @@ from ...verdicts import CODES
 from .. import ROOT, jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..i18n import message, select_locale
+from ..i18n import gettext, message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..tokens import Links
 from ..words import contract_words, in_a_list
