@@ -359,3 +359,52 @@ def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app,
     monkeypatch.setattr(services, "version_on", fails)
     r = poll(client, g["view_token"], after.headers["ETag"])
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
+
+
+def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client):
+    """A poll's board reads the game with statements on the tables (``services.read_board``), not through the
+    ORM: at every kind of change, for either link and in two languages, it draws exactly what the ORM's game
+    draws."""
+    g = new_game(client)
+    edit = f"/g/{g['edit_token']}"
+
+    def same(why):
+        for token in (g["edit_token"], g["view_token"]):
+            for lang in ("en", "pt"):
+                with app.test_request_context(f"/g/{token}/board?lang={lang}"):
+                    orm, can_edit = services.find(token)
+                    read, read_can_edit = services.read_board(token)
+                    assert can_edit == read_can_edit, why
+                    drawn = [routes.board_fragment(game, can_edit, token, csrf_token=lambda: "form-token")
+                             for game in (orm, read)]
+                    db.session.remove()
+                assert drawn[0] == drawn[1], (why, token == g["edit_token"], lang)
+
+    def version():
+        return client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json["version"]
+
+    same("new game")
+    assert client.post(edit + "/buy", data={"hand": 1, "seat": 1}).status_code == 302
+    assert client.post(edit + "/buy", data={"hand": 1, "seat": 1}).status_code == 302
+    assert client.post(edit + "/down", data={"hand": 1, "seat": 2, "down": 1}).status_code == 302
+    same("buys and a player down")
+    save(client, g, 1)
+    assert client.post(edit + "/buy", data={"hand": 2, "seat": 3}).status_code == 302
+    same("a hand recorded, a buy in the next")
+    assert client.post(edit + "/undo", data={"version": version()}).status_code == 302
+    assert client.post(edit + "/undo", data={"version": version()}).status_code == 302
+    same("two changes undone: redo offered")
+    assert client.post(edit + "/redo", data={"version": version()}).status_code == 302
+    same("redone")
+    r = client.post(edit + "/hands/1", data={"out": "0", "cards_1": "K", "cards_2": "7", "cards_3": "A",
+                                             "version": version()})
+    assert r.status_code == 302
+    same("a hand corrected")
+    for hand in range(2, 5):
+        save(client, g, hand)
+    same("four hands in")
+    assert client.post(edit + "/end", data={"version": version()}).status_code == 302
+    same("ended early")
+    assert services.read_board("not a token") is None
+    with app.test_request_context("/"):
+        assert services.read_board("x" * 40) is None

@@ -286,7 +286,7 @@ def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -
     if html is None:
         html = files.get(tag, game_id, lang, can_edit)
         if html is None:
-            loaded = services.find(token)
+            loaded = services.read_board(token)
             if loaded is None:
                 abort(404)
             game, can_edit = loaded
