@@ -53,3 +53,28 @@ def test_api_messages_follow_the_body_language(client):
     r = client.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "melds": [["ZZ"]], "lang": "de"})
     en = client.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "melds": [["ZZ"]]})
     assert r.status_code == 400 and r.json["error"]["message"] != en.json["error"]["message"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "de"])
+def test_the_templates_gettext_words_as_jinjas_own_does(app, lang):
+    """The templates' ``_`` is Jinja's newstyle gettext in one call, with strings that have no variables kept
+    per catalog: in each language it gives what Jinja's own gives, variables escaped, a string kept for one
+    language never shown in another."""
+    from jinja2 import Environment
+
+    from referee.web.i18n import catalog
+
+    cases = [("Scores", {}), ("Down", {}), ("%(name)s wins.", {"name": "<b>Ann & Ben</b>"}),
+             ("Hand %(n)s of %(total)s", {"n": 2, "total": 7}), ("no such string, 100%%", {})]
+    for template in ('{{ _(s, **v) }}', '{{ gettext(s, **v) }}'):
+        for text, variables in cases:
+            with app.test_request_context(f"/?lang={lang}"):
+                ours = app.jinja_env.from_string(template).render(s=text, v=variables)
+                theirs = Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+                theirs.install_gettext_callables(  # type: ignore[attr-defined]
+                    gettext=catalog().ugettext, ngettext=catalog().ungettext, newstyle=True)
+                assert ours == theirs.from_string(template).render(s=text, v=variables), (lang, text)
+    with app.test_request_context(f"/?lang={lang}"):
+        words = app.jinja_env.from_string('{{ _("Scores") }}').render()
+    with app.test_request_context("/?lang=en" if lang != "en" else "/?lang=de"):
+        assert app.jinja_env.from_string('{{ _("Scores") }}').render() != words

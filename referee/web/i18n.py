@@ -10,6 +10,7 @@ web form with cards and the card picker read with.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timezone
@@ -20,6 +21,7 @@ from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, force_locale, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 
 from ..cards import Card, Rank, Reading
@@ -117,6 +119,26 @@ def pgettext(context: str, string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
+_PLAIN: weakref.WeakKeyDictionary[NullTranslations, dict[str, Markup]] = weakref.WeakKeyDictionary()
+
+
+def markup_gettext(string: str, **variables: Any) -> Markup:
+    """The templates' ``_``: what Jinja's newstyle gettext makes of a string (the translation as markup, always
+    read as a format string, its variables escaped into it; every template is HTML, so always autoescaped), in
+    one call instead of three, and worked out once per catalog for a string without variables (most of a
+    board's forty strings: "Down", "Scores", "Player")."""
+    found = catalog()
+    if variables:
+        return Markup(found.ugettext(string)) % variables
+    kept = _PLAIN.get(found)
+    if kept is None:
+        kept = _PLAIN.setdefault(found, {})
+    text = kept.get(string)
+    if text is None:
+        text = kept[string] = Markup(found.ugettext(string)) % {}
+    return text
+
+
 def number(value: Any, format: str | None = None) -> str:
     """A number in the reader's digits (flask-babel's ``format_decimal``); whole numbers, which boards and
     rulings show by the dozen, are worked out once per language."""
@@ -189,6 +211,8 @@ def init_app(app: Flask) -> None:
         gettext=lambda s: catalog().ugettext(s), ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
         pgettext=lambda c, s: catalog().upgettext(c, s),
         npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n), newstyle=True)
+    # the templates' ``_`` (and ``gettext``): Jinja's newstyle gettext in one call (see ``markup_gettext``)
+    app.jinja_env.globals.update(_=markup_gettext, gettext=markup_gettext)
     app.extensions["card_readings"] = card_readings(app.config["BABEL_TRANSLATION_DIRECTORIES"],
                                                     tuple(app.config["LANGUAGES"]))
 
