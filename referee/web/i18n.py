@@ -224,9 +224,10 @@ def init_app(app: Flask) -> None:
                                 secure=request.is_secure, httponly=True)
         return response
 
-    from .words import in_a_list
+    from .words import in_a_list, pname
 
     app.jinja_env.filters["in_a_list"] = lambda items: in_a_list(list(items))
+    app.jinja_env.globals["pname"] = pname
 
     @app.context_processor
     def inject() -> dict[str, Any]:

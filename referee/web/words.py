@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+
 from ..families import OPTIONS, Contract, Family, resolve
 from ..i18n import N_
 from .i18n import gettext, ngettext, number, pgettext, rank_letters
@@ -43,6 +45,20 @@ def melds_words(melds: list[tuple[str | None, int]]) -> str:
     if not parts:
         return gettext("no melds")
     return in_a_list(parts)
+
+
+def pname(name: str, reveal: bool = True) -> Markup:
+    """A player's name where a column is narrow (the scores, the hand-by-hand headers, the deal): it breaks only
+    at a space or after a hyphen, never inside a word, and a part too long for its box ends in an ellipsis. The
+    whole name stays in the text (screen readers, copy) and in the title; the record form and the chart's legend
+    show it whole, and so does the name itself while it is tapped (it takes the focus, and a focused name wraps
+    instead of being cut). A name inside a link leaves the tap to the link (``reveal=False``). A function, not a
+    template macro: a board shows it for every player, and a macro call cost ten times as much."""
+    words = (Markup("").join(Markup("<span>{}{}</span>").format(bit, "-" if i < len(bits) - 1 else "")
+                             for i, bit in enumerate(bits))
+             for bits in (word.split("-") for word in name.split()))
+    return Markup('<span class="pname" title="{}"{}>{}</span>').format(
+        name, Markup(' tabindex="0"') if reveal else "", Markup(" ").join(words))
 
 
 def in_a_list(items: list[str]) -> str:
