@@ -408,3 +408,31 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client):
     assert services.read_board("not a token") is None
     with app.test_request_context("/"):
         assert services.read_board("x" * 40) is None
+
+
+def test_a_view_links_board_drawn_already_is_answered_before_the_app_as_the_app_answers(app, client, monkeypatch):
+    """After a save, the first phone's poll draws the board (in the app); the others' polls for a view link get
+    that board before the app is reached: the same body and headers as the app's, one query, and their own
+    link's token in it. An edit link's board holds the reader's form token: the app answers it."""
+    g = new_game(client)
+    tag = poll(client, g["view_token"], None).headers["ETag"]
+    edit_tag = poll(client, g["edit_token"], None).headers["ETag"]
+    save(client, g, 1)
+    first = poll(client, g["view_token"], tag)  # drawn by the app
+    assert first.status_code == 200
+    through_app = client.get(f"/g/{g['view_token']}/board?x=1", headers={"If-None-Match": tag})
+    reached = []
+    real = type(app).full_dispatch_request
+    monkeypatch.setattr(type(app), "full_dispatch_request", lambda self: reached.append(1) or real(self))
+    with counted(app) as seen:
+        fast = poll(client, g["view_token"], tag)
+    assert not reached and len(seen) == 1
+    assert fast.status_code == 200 and fast.get_data() == through_app.get_data() == first.get_data()
+    assert sorted(fast.headers.items()) == sorted(through_app.headers.items())
+    assert g["view_token"] in fast.get_data(as_text=True)
+    edited = poll(client, g["edit_token"], edit_tag)
+    assert edited.status_code == 200 and reached and 'name="csrf_token"' in edited.get_data(as_text=True)
+    reached.clear()
+    assert client.get(f"/g/{g['view_token']}/board", headers={"If-None-Match": tag,
+                                                               "Accept-Language": "de"}).status_code == 200
+    assert reached  # no German board drawn yet: the app drew it

@@ -279,24 +279,35 @@ def _boards(state: Any) -> None:
 def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -> tuple[str, str]:
     """The board for a link, and its ETag (``tag``, read for the game's version now): as this process last drew
     or read it, else as another process on this machine drew it (``boards``), else drawn now."""
-    boards: Boards = current_app.extensions["boards"]
-    files: BoardFiles = current_app.extensions["board_files"]
     link_mark, form_mark = marks(current_app.config["SECRET_KEY"])
-    html = boards.get(tag)
+    html = kept_board(current_app, tag, game_id, lang, can_edit)
     if html is None:
-        html = files.get(tag, game_id, lang, can_edit)
-        if html is None:
-            loaded = services.read_board(token)
-            if loaded is None:
-                abort(404)
-            game, can_edit = loaded
-            # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
-            tag = board_tag(game.id, game.version, lang, can_edit)
-            html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
-            files.put(tag, game.id, lang, can_edit, html)
-        boards.put(tag, html)
+        loaded = services.read_board(token)
+        if loaded is None:
+            abort(404)
+        game, can_edit = loaded
+        # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
+        tag = board_tag(game.id, game.version, lang, can_edit)
+        html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
+        current_app.extensions["board_files"].put(tag, game.id, lang, can_edit, html)
+        current_app.extensions["boards"].put(tag, html)
     html = html.replace(link_mark, token)
     return (html.replace(form_mark, generate_csrf()) if can_edit else html), tag
+
+
+def kept_board(app: Any, tag: str, game_id: str, lang: str, can_edit: bool) -> str | None:
+    """The board of ``tag`` as this process last drew or read it, else as another process on this machine drew
+    it (then kept in this process too), with the marks for the link's token and the form token still in it;
+    None if it has not been drawn (also what a view link's poll answered before the app reads:
+    ``unchanged``)."""
+    boards: Boards = app.extensions["boards"]
+    html = boards.get(tag)
+    if html is None:
+        files: BoardFiles = app.extensions["board_files"]
+        html = files.get(tag, game_id, lang, can_edit)
+        if html is not None:
+            boards.put(tag, html)
+    return html
 
 
 @bp.get("/g/<token>")
