@@ -336,6 +336,7 @@ def test_liverpool_tie_is_replayed(client):
     state = client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json
     assert state["winner"] == "Ben" and state["decided_by"] == "replayed" and len(state["replays"]) == 1
     assert state["totals"] == {n: sum(h["penalties"][n] for h in state["hands"]) for n in ["Ann", "Ben", "Cy"]}
+    assert r.json["totals"] == state["totals"]  # the save's answer: the replayed hand does not count to them
     assert record(client, g, 9, "Ann", {"Ben": ["K"], "Cy": ["A"]}).json["error"]["code"] == "past_last_hand"
     exported = client.get(f"/g/{g['edit_token']}/export.json").json
     again = client.get(client.post("/import", data={"json": json.dumps(exported)}).location + "/export.json").json

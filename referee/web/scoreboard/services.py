@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, insert, literal, or_, select, union_all, update
+from sqlalchemy import bindparam, false, func, insert, literal, or_, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -340,11 +340,17 @@ def _totals(names: list[str], rows: list[HandRow]) -> tuple[dict[str, list[int]]
     return running, {n: (running[n][-1] if rows else 0) for n in names}
 
 
+_TOTALS = (select(RESULTS.c.seat, func.sum(RESULTS.c.penalty - RESULTS.c.bonus))
+           .select_from(RESULTS.join(HANDS, HANDS.c.id == RESULTS.c.hand_id))
+           .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false())
+           .group_by(RESULTS.c.seat))
+
+
 def totals(game: Game) -> dict[str, int]:
-    """Each player's total so far: what a saved hand is answered with, from the hands alone (a save does not
-    read the game's buys and downs again to say it)."""
-    names = [p.name for p in game.players]
-    return _totals(names, _hand_rows(game, names)[0])[1]
+    """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
+    with, summed by the database (a save reads neither the hands nor the buys and downs again to say it)."""
+    summed: dict[int, int] = dict(db.session.execute(_TOTALS, {"game": game.id}).all())  # type: ignore[arg-type]
+    return {p.name: int(summed.get(p.seat, 0)) for p in game.players}
 
 
 def state(game: Game | GameRead) -> State:
