@@ -553,9 +553,11 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     hand.id = db.session.execute(insert(Hand.__table__).values(
         game_id=game.id, number=number, out_seat=out_seat, cut_bonus=hand.cut_bonus, replay=replay)
         .returning(Hand.__table__.c.id)).scalar_one()
-    db.session.execute(insert(Result.__table__), [
+    # one INSERT of all the rows, not one per row: the database steps once (on SQLite each step lets the worker's
+    # other threads take the interpreter, while every other save waits for this turn)
+    db.session.execute(insert(Result.__table__).values([
         {"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
-        for r in results])
+        for r in results]))
     db.session.execute(insert(Change.__table__).values(game_id=game.id, via=via, kind="hand_recorded",
                                                        hand_number=number, after=_snapshot(hand)))
     return hand
