@@ -361,14 +361,15 @@ def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app,
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
 
 
-def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client):
-    """A poll's board reads the game with statements on the tables (``services.read_board``), not through the
-    ORM: at every kind of change, for either link and in two languages, it draws exactly what the ORM's game
-    draws."""
+def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):
+    """A poll's board and the game's page read the game with statements on the tables
+    (``services.read_board``), not through the ORM: at every kind of change, for either link and in two
+    languages, they draw exactly what the ORM's game draws (an undone hand's entries back in the form too)."""
     g = new_game(client)
     edit = f"/g/{g['edit_token']}"
 
     def same(why):
+        client.get(f"/g/{g['view_token']}")  # (shows the messages the changes left, once)
         for token in (g["edit_token"], g["view_token"]):
             for lang in ("en", "pt"):
                 with app.test_request_context(f"/g/{token}/board?lang={lang}"):
@@ -379,6 +380,14 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client):
                              for game in (orm, read)]
                     db.session.remove()
                 assert drawn[0] == drawn[1], (why, token == g["edit_token"], lang)
+                # the game's page reads the game as a poll's board does, and is the page the ORM's game gives
+                pages = []
+                for reader in (services.read_board, services.find):
+                    monkeypatch.setattr(services, "read_board", reader)
+                    html = client.get(f"/g/{token}?lang={lang}").get_data(as_text=True)
+                    pages.append(re.sub(r'name="csrf_token" value="[^"]*"', "", html))
+                monkeypatch.undo()
+                assert pages[0] == pages[1], (why, token == g["edit_token"], lang)
 
     def version():
         return client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json["version"]

@@ -312,7 +312,10 @@ def kept_board(app: Any, tag: str, game_id: str, lang: str, can_edit: bool) -> s
 
 @bp.get("/g/<token>")
 def play(token: str) -> BaseResponse:
-    game, can_edit = load(token)
+    found = services.read_board(token)  # (the page writes nothing: the game read as a board reads it)
+    if found is None:
+        abort(404)
+    game, can_edit = found
     ctx = board_context(game, can_edit, token)
     undone = services.undone_hand(game, ctx["st"].current) if can_edit else None
     if undone is not None:  # the hand just undone: its entries are back in the form, to fix and save again

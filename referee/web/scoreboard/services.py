@@ -23,7 +23,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 from flask import current_app
 from sqlalchemy import bindparam, false, func, insert, literal, or_, select, union_all, update
@@ -714,7 +714,11 @@ def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None
         db.session.delete(row)
 
 
-def redoable(game: Game) -> Change | None:
+@overload
+def redoable(game: Game) -> Change | None: ...
+@overload
+def redoable(game: GameRead) -> ChangeRead | None: ...
+def redoable(game: Any) -> Any:
     """The change the last undo took back, while nothing new was done since (a new change ends redo)."""
     by_id = {c.id: c for c in game.changes}
     for c in reversed(game.changes):
@@ -727,7 +731,7 @@ def redoable(game: Game) -> Change | None:
     return None
 
 
-def undone_hand(game: Game, number: int | None) -> dict[str, Any] | None:
+def undone_hand(game: Game | GameRead, number: int | None) -> dict[str, Any] | None:
     """The entries of hand ``number`` as they were recorded, when that recording was just undone."""
     change = redoable(game)
     if change is None or change.kind != "hand_recorded" or change.hand_number != number:
