@@ -124,7 +124,13 @@ class SeatScore:
     @property
     def score(self) -> int:
         """What counts towards the player's total."""
-        return self.penalty - self.bonus
+        return net_score(self.penalty, self.bonus)
+
+
+def net_score(penalty: int, bonus: int) -> int:
+    """What a hand's penalty counts towards a player's total: the penalty less the exact-cut bonus (which comes
+    off a score, never off what the cards left are worth)."""
+    return penalty - bonus
 
 
 def typed_total(rules: Rules, score: int, cut_exactly: bool) -> int:

@@ -30,6 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, foreign, mapped_column, relationship
 
+from ..scoring import net_score
+
 
 class Base(DeclarativeBase):
     pass
@@ -120,8 +122,8 @@ class Result(db.Model):  # type: ignore[name-defined]
 
     @property
     def score(self) -> int:
-        """What counts towards the player's total: the penalty less any exact-cut bonus."""
-        return self.penalty - self.bonus
+        """What counts towards the player's total (``scoring.net_score``)."""
+        return net_score(self.penalty, self.bonus)
 
 
 class Buy(db.Model):  # type: ignore[name-defined]

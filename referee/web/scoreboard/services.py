@@ -26,14 +26,14 @@ from functools import lru_cache
 from typing import Any, overload
 
 from flask import current_app
-from sqlalchemy import bindparam, false, func, insert, literal, or_, select, union_all, update
+from sqlalchemy import bindparam, false, insert, literal, or_, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ...cards import CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
-from ...scoring import Entry, Leftover, running_totals, score_hand, standings, typed_total
+from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
@@ -175,7 +175,7 @@ class ResultRead:
 
     @property
     def score(self) -> int:
-        return self.penalty - self.bonus
+        return net_score(self.penalty, self.bonus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +224,7 @@ class GameRead:
         return len(self.hands)
 
     @property
-    def last_undoable(self) -> ChangeRead | None:
+    def last_undoable(self) -> ChangeRead | None:  # as ``models.Game.last_undoable`` reads it with the game row
         return next((c for c in reversed(self.changes) if not c.undone and c.kind in UNDOABLE), None)
 
 
@@ -340,17 +340,19 @@ def _totals(names: list[str], rows: list[HandRow]) -> tuple[dict[str, list[int]]
     return running, {n: (running[n][-1] if rows else 0) for n in names}
 
 
-_TOTALS = (select(RESULTS.c.seat, func.sum(RESULTS.c.penalty - RESULTS.c.bonus))
+_SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
            .select_from(RESULTS.join(HANDS, HANDS.c.id == RESULTS.c.hand_id))
-           .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false())
-           .group_by(RESULTS.c.seat))
+           .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false()))
 
 
 def totals(game: Game) -> dict[str, int]:
     """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
-    with, summed by the database (a save reads neither the hands nor the buys and downs again to say it)."""
-    summed: dict[int, int] = dict(db.session.execute(_TOTALS, {"game": game.id}).all())  # type: ignore[arg-type]
-    return {p.name: int(summed.get(p.seat, 0)) for p in game.players}
+    with, from one read of the results' penalties and bonuses (a save loads neither the hands as objects nor
+    the buys and downs again to say it)."""
+    summed = dict.fromkeys(range(len(game.players)), 0)
+    for r in db.session.execute(_SCORES, {"game": game.id}):
+        summed[r.seat] += net_score(r.penalty, r.bonus)
+    return {p.name: summed[p.seat] for p in game.players}
 
 
 def state(game: Game | GameRead) -> State:
@@ -547,7 +549,8 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut)
     # Written as three statements on the tables, not through the session's unit of work: this runs while every
     # other save on the database waits its turn, and the unit of work cost 3-4 ms of CPU here under load. The
-    # hand returned is what was written (not in the session); ``_Write`` reads the game's hands again after.
+    # hand returned is what was written (not in the session); ``_Write`` expires the game's hands after, so what
+    # reads them next reads them again.
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay, results=results)
     hand.id = db.session.execute(_INSERT_HAND, {"game": game.id, "number": number, "out_seat": out_seat,
