@@ -4,9 +4,10 @@ them. Every screen that shows a house rule names it and its value through ``opti
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..families import OPTIONS, Contract, Family, resolve
 from ..i18n import N_
@@ -47,18 +48,22 @@ def melds_words(melds: list[tuple[str | None, int]]) -> str:
     return in_a_list(parts)
 
 
+@lru_cache(maxsize=4096)
 def pname(name: str, reveal: bool = True) -> Markup:
     """A player's name where a column is narrow (the scores, the hand-by-hand headers, the deal): it breaks only
     at a space or after a hyphen, never inside a word, and a part too long for its box ends in an ellipsis. The
     whole name stays in the text (screen readers, copy) and in the title; the record form and the chart's legend
     show it whole, and so does the name itself while it is tapped (it takes the focus, and a focused name wraps
     instead of being cut). A name inside a link leaves the tap to the link (``reveal=False``). A function, not a
-    template macro: a board shows it for every player, and a macro call cost ten times as much."""
-    words = (Markup("").join(Markup("<span>{}{}</span>").format(bit, "-" if i < len(bits) - 1 else "")
-                             for i, bit in enumerate(bits))
-             for bits in (word.split("-") for word in name.split()))
-    return Markup('<span class="pname" title="{}"{}>{}</span>').format(
-        name, Markup(' tabindex="0"') if reveal else "", Markup(" ").join(words))
+    template macro (a board shows it for every player, and a macro call cost ten times as much), kept for the
+    names a process has drawn (the same few at a table, board after board)."""
+    words = []
+    for word in name.split():
+        bits = word.split("-")
+        words.append("".join(f"<span>{escape(bit)}{'' if i == len(bits) - 1 else '-'}</span>"
+                             for i, bit in enumerate(bits)))
+    focus = ' tabindex="0"' if reveal else ""
+    return Markup(f'<span class="pname" title="{escape(name)}"{focus}>{" ".join(words)}</span>')
 
 
 def in_a_list(items: list[str]) -> str:
