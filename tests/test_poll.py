@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask import template_rendered
+from sqlalchemy import text
 
 from referee.web import create_app
 from referee.web.models import db
@@ -359,6 +360,40 @@ def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app,
     monkeypatch.setattr(services, "version_on", fails)
     r = poll(client, g["view_token"], after.headers["ETag"])
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
+
+
+def test_a_poll_after_the_database_dropped_the_servers_connections_still_answers(app, client):
+    """The version read goes to the driver on a pooled connection (``services.lone_read``): a connection the
+    database has dropped is found by the pool's check and replaced, and the poll answers as before. On SQLite a
+    connection the pool holds is closed under it instead."""
+    g = new_game(client)
+    tag = poll(client, g["view_token"], None).headers["ETag"]
+    with app.app_context():
+        if db.engine.dialect.name == "postgresql":
+            db.session.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+            db.session.commit()
+        else:
+            db.engine.pool.dispose()
+    assert poll(client, g["view_token"], tag).status_code == 304
+    save(client, g, 1)
+    assert poll(client, g["view_token"], tag).status_code == 200
+
+
+def test_a_lone_read_that_fails_is_the_error_any_read_gives_and_its_connection_is_not_used_again(app):
+    """A failure in the driver comes out as SQLAlchemy's own error (every caller reports it as a failed read:
+    503), and the connection it failed on is dropped from the pool."""
+    from sqlalchemy import event, select
+    from sqlalchemy.exc import DBAPIError
+
+    with app.app_context():
+        engine = services.reads_engine()
+        dropped = []
+        event.listen(db.engine, "invalidate", lambda conn, record, error: dropped.append(error))
+        with pytest.raises(DBAPIError) as failed:
+            services.lone_read(engine, select(text("no_such_column")), {})
+        assert "no_such_column" in str(failed.value) and len(dropped) == 1
+        assert services.lone_read(engine, select(text("1")), {})[0] == 1  # the next read, on a sound connection
 
 
 def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):

@@ -10,13 +10,15 @@ from sqlalchemy import event
 
 from referee.families import resolve
 from referee.web.models import db
+from referee.web.scoreboard import services
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
 
 @contextmanager
 def counted(app):
-    """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements)."""
+    """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements): those
+    through the engine, and the lone reads sent to the driver directly (``services.lone_read``)."""
     seen: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -24,10 +26,18 @@ def counted(app):
     def listen(conn, cursor, statement, parameters, context, executemany):
         seen.append(statement)
 
+    lone_read = services.lone_read
+
+    def lone(engine, statement, params):
+        seen.append(str(statement.compile(dialect=engine.dialect)))
+        return lone_read(engine, statement, params)
+
     event.listen(engine, "before_cursor_execute", listen)
+    services.lone_read = lone
     try:
         yield seen
     finally:
+        services.lone_read = lone_read
         event.remove(engine, "before_cursor_execute", listen)
 
 

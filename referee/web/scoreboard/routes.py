@@ -688,17 +688,17 @@ def delete(token: str) -> BaseResponse:
 MARKER_WORDS = (N_("circle"), N_("square"), N_("diamond"), N_("triangle"))
 PALETTE = ("#0b5d3b", "#b3121a", "#1f4e9c", "#8a5a00", "#6b2c91", "#00707a", "#4d4d4d", "#b84c00")
 MARKERS = ("circle", "square", "diamond", "triangle", "circle", "square", "diamond", "triangle")
-# each hand's mark on a player's line, by the player's marker (numbers and a colour of the palette only)
+# each hand's mark on a player's line, by the player's marker, at x, y (numbers and a colour of the palette only)
 _MARK = {
-    "circle": '<circle cx="{x:.1f}" cy="{y:.1f}" r="3.8" fill="{color}"/>',
-    "square": '<rect x="{x:.1f}" y="{y:.1f}" width="7" height="7" fill="{color}" transform="translate(-3.5 -3.5)"/>',
-    "diamond": '<rect x="{x:.1f}" y="{y:.1f}" width="7" height="7" fill="{color}" '
-               'transform="rotate(45 {x:.1f} {y:.1f}) translate(-3.5 -3.5)"/>',
-    "triangle": '<polygon points="0,-4.5 4.5,3.5 -4.5,3.5" fill="{color}" transform="translate({x:.1f} {y:.1f})"/>',
+    "circle": '<circle cx="{x}" cy="{y}" r="3.8" fill="{color}"/>',
+    "square": '<rect x="{x}" y="{y}" width="7" height="7" fill="{color}" transform="translate(-3.5 -3.5)"/>',
+    "diamond": '<rect x="{x}" y="{y}" width="7" height="7" fill="{color}" '
+               'transform="rotate(45 {x} {y}) translate(-3.5 -3.5)"/>',
+    "triangle": '<polygon points="0,-4.5 4.5,3.5 -4.5,3.5" fill="{color}" transform="translate({x} {y})"/>',
 }
 _TICK = ('<line x1="{left}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
          '<text x="{label_x}" y="{label_y:.1f}" text-anchor="end" class="axis">{label}</text>')
-_HAND = '<text x="{x:.1f}" y="{y}" text-anchor="middle" class="axis">{label}</text>'
+_HAND = '<text x="{x}" y="{y}" text-anchor="middle" class="axis">{label}</text>'
 _LINE = '<polyline points="{points}" fill="none" stroke="{color}" stroke-width="2.5"{dash}/>'
 
 
@@ -714,23 +714,24 @@ def chart(st: Any) -> dict[str, Any] | None:
     tick = next(t for t in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10**9) if highest / t <= 5)
     top = -(-highest // tick) * tick  # rounded up to a whole tick
 
-    def x(i: int) -> float:
-        return pad_l + (width - pad_l - pad_r) * i / max(1, n)
-
     def y(v: int) -> float:
         return pad_t + (height - pad_t - pad_b) * (1 - v / top)
 
+    # each coordinate written once, as it is drawn (a point's x is its hand's, its y its total's)
+    xs = [f"{pad_l + (width - pad_l - pad_r) * i / max(1, n):.1f}" for i in range(n + 1)]
+    ys: dict[int, str] = {}
     plot = [_TICK.format(left=pad_l, right=width - pad_r, y=y(v), label_x=pad_l - 4, label_y=y(v) + 4, label=v)
             for v in range(0, top + 1, tick)]
-    plot += [_HAND.format(x=x(i), y=height - pad_b + 16, label=i) for i in range(0, n + 1)]
+    plot += [_HAND.format(x=xs[i], y=height - pad_b + 16, label=i) for i in range(n + 1)]
     series = []
     for k, name in enumerate(st.names):
-        pts = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(st.running[name])]
+        pts = [(xs[i], ys.get(v) or ys.setdefault(v, f"{y(v):.1f}")) for i, v in enumerate((0, *st.running[name]))]
         color, marker = PALETTE[k % len(PALETTE)], MARKERS[k % len(MARKERS)]
         dash = "" if k < 4 else "5 3"
-        plot.append(_LINE.format(points=" ".join(f"{a:.1f},{b:.1f}" for a, b in pts), color=color,
+        plot.append(_LINE.format(points=" ".join(f"{a},{b}" for a, b in pts), color=color,
                                  dash=f' stroke-dasharray="{dash}"' if dash else ""))
-        plot += [_MARK[marker].format(x=a, y=b, color=color) for a, b in pts[1:]]
+        mark = _MARK[marker]
+        plot += [mark.format(x=a, y=b, color=color) for a, b in pts[1:]]
         series.append({"name": name, "color": color, "marker": marker, "dash": dash})
     return {"width": width, "height": height, "series": series, "plot": Markup("".join(plot))}
 
