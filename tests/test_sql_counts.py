@@ -18,7 +18,7 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 @contextmanager
 def counted(app):
     """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements): those
-    through the engine, and the lone reads sent to the driver directly (``services.lone_read``)."""
+    through the engine, and the reads sent to the driver directly (``services.driver_reads``)."""
     seen: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -26,18 +26,19 @@ def counted(app):
     def listen(conn, cursor, statement, parameters, context, executemany):
         seen.append(statement)
 
-    lone_read = services.lone_read
+    driver_read = services.DriverReads.__call__
 
-    def lone(engine, statement, params):
-        seen.append(str(statement.compile(dialect=engine.dialect)))
-        return lone_read(engine, statement, params)
+    def read(self, statement, params):
+        rows = driver_read(self, statement, params)
+        seen.append(self.sql)
+        return rows
 
     event.listen(engine, "before_cursor_execute", listen)
-    services.lone_read = lone
+    services.DriverReads.__call__ = read
     try:
         yield seen
     finally:
-        services.lone_read = lone_read
+        services.DriverReads.__call__ = driver_read
         event.remove(engine, "before_cursor_execute", listen)
 
 

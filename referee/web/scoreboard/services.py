@@ -21,6 +21,8 @@ import re
 import secrets
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, overload
@@ -154,24 +156,59 @@ def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
     return row[0], row[1], row[2] == digest
 
 
-@lru_cache(maxsize=8)
-def _compiled(dialect: Any, statement: Any) -> tuple[str, tuple[str, ...] | None]:
-    """A statement's SQL in the driver's own form, and the order of its parameters where the driver takes them by
-    position (SQLite's ``?``); None where it takes them by name (psycopg's ``%(name)s``)."""
+Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[Any, ...] | None]
+
+
+@lru_cache(maxsize=32)
+def _compiled(dialect: Any, statement: Any) -> Compiled:
+    """A statement's SQL in the driver's own form; the order of its parameters where the driver takes them by
+    position (SQLite's ``?``), None where it takes them by name (psycopg's ``%(name)s``); the values of those the
+    statement holds itself (a ``literal``); and what turns each column the driver returns into what SQLAlchemy
+    would (JSON text, SQLite's dates and booleans), None if nothing needs turning."""
     compiled = statement.compile(dialect=dialect)
-    return compiled.string, tuple(compiled.positiontup) if dialect.positional else None
+    convert = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for column in statement.selected_columns)
+    return (compiled.string, tuple(compiled.positiontup) if dialect.positional else None,
+            {name: value for name, value in compiled.params.items() if value is not None},
+            convert if any(convert) else None)
 
 
-def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:
-    """The first row of a statement that reads plain columns (text and numbers, nothing the ORM converts), sent
-    to the database driver on a connection of the engine's pool: the pool's checks stay (a ping on PostgreSQL, a
-    connection replaced after a failure), the rest of the engine's machinery does not. A poll's version read
-    cost 340 µs through a ``Connection`` and 40 µs this way, and every poll makes one. On PostgreSQL the
-    statement commits by itself (no BEGIN before it nor ROLLBACK after). A failure raises the error SQLAlchemy
-    would have raised (``DBAPIError``), so every caller reports it as any failed read."""
-    sql, order = _compiled(engine.dialect, statement)
-    args = [params[name] for name in order] if order is not None else params
+class DriverReads:
+    """Statements sent to the database driver on one connection of the engine's pool (``driver_reads``)."""
+
+    def __init__(self, dialect: Any, driver: Any) -> None:
+        self.dialect = dialect
+        self.driver = driver
+        self.sql: str | None = None  # the statement sent last (named by an error)
+        self.args: Any = None
+
+    def __call__(self, statement: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """The rows of a select, as SQLAlchemy would return them. Its parameters go as they are (text and
+        numbers: nothing in them needs turning into the driver's form)."""
+        sql, order, held, convert = _compiled(self.dialect, statement)
+        given = {**held, **params} if held else params
+        self.sql, self.args = sql, [given[name] for name in order] if order is not None else given
+        cursor = self.driver.cursor()
+        try:
+            cursor.execute(sql, self.args)
+            rows = cursor.fetchall()
+        finally:
+            cursor.close()
+        if convert is not None:
+            rows = [tuple(value if turn is None else turn(value) for turn, value in zip(convert, row)) for row in rows]
+        return rows
+
+
+@contextmanager
+def driver_reads(engine: Any) -> Iterator[DriverReads]:
+    """A connection of the engine's pool, for selects sent to its driver directly: the pool's checks stay (a ping
+    on PostgreSQL, a connection replaced after a failure), the rest of the engine's machinery (a ``Connection``,
+    an execution context, a result object, an isolation level set and reset at each checkout) does not. A poll's
+    version read cost 340 µs through a ``Connection`` and 40 µs this way, and every poll makes one. On
+    PostgreSQL each statement commits by itself (no BEGIN before them nor ROLLBACK after). A failure raises the
+    error SQLAlchemy would have raised (``DBAPIError``), so every caller reports it as any failed read."""
     failure = engine.dialect.loaded_dbapi.Error
+    reads: DriverReads | None = None
     try:
         conn = engine.raw_connection()  # (a database that cannot be reached fails here)
         try:
@@ -180,10 +217,8 @@ def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:
             if autocommit:
                 driver.autocommit = True
             try:
-                cursor = driver.cursor()
-                cursor.execute(sql, args)
-                row = cursor.fetchone()
-                cursor.close()
+                reads = DriverReads(engine.dialect, driver)
+                yield reads
             finally:
                 if autocommit:
                     driver.autocommit = False
@@ -193,8 +228,15 @@ def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:
         finally:
             conn.close()  # (back to the pool)
     except failure as e:
+        sql, args = (reads.sql, reads.args) if reads is not None else (None, None)
         raise DBAPIError.instance(sql, args, e, failure, hide_parameters=True, dialect=engine.dialect) from e
-    return row
+
+
+def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:
+    """The first row of a select sent to the driver (``driver_reads``), or None."""
+    with driver_reads(engine) as read:
+        rows = read(statement, params)
+    return rows[0] if rows else None
 
 
 # ------------------------------------------------------------------------------------ a board's read
@@ -292,32 +334,33 @@ _CHANGES_READ = (select(*(Change.__table__.c[name] for name in ("id", "kind", "h
 
 
 def read_board(token: str) -> tuple[GameRead, bool] | None:
-    """The game a link opens, as its board is drawn (``GameRead``), and whether the link may change it. Read in
-    the request's session, as ``find`` reads."""
+    """The game a link opens, as its board is drawn (``GameRead``), and whether the link may change it: four
+    statements at most, sent to the driver on one connection (``driver_reads``), not in the request's session."""
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
-    conn = db.session.connection()
-    rows = conn.execute(_GAME_READ, {"digest": digest, "token": token}).all()
-    if not rows:
-        return None
-    top = rows[0]
-    game = GameRead(top.id, top.family, list(top.variants or ()), dict(top.options or {}), top.first_dealer,
-                    top.version, top.ended_at, top.view_token, [PlayerRead(r.seat, r.name) for r in rows])
-    hands: dict[int, HandRead] = {}
-    for r in conn.execute(_HANDS_READ, {"game": game.id}):
-        hand = hands.get(r.id)
-        if hand is None:
-            hand = hands[r.id] = HandRead(r.number, r.out_seat, bool(r.replay), [])
-        if r.seat is not None:
-            hand.results.append(ResultRead(r.seat, r.penalty, r.bonus, r.cards))
-    game.hands = list(hands.values())
-    for r in conn.execute(_MARKS_READ, {"game": game.id, "hand": len(game.hands) + 1}):
-        (game.current_buys if r.kind == "buy" else game.downs).append(MarkRead(r.hand_number, r.seat))
-    can_edit = top.edit_hash == digest
-    if can_edit:
-        game.changes = [ChangeRead(r.id, r.kind, r.hand_number, r.seat, r.before, r.after, bool(r.undone))
-                        for r in conn.execute(_CHANGES_READ, {"game": game.id})]
+    with driver_reads(reads_engine()) as read:
+        rows = read(_GAME_READ, {"digest": digest, "token": token})
+        if not rows:
+            return None
+        game_id, family, variants, options, first_dealer, version, ended_at, view_token, edit_hash = rows[0][:9]
+        game = GameRead(game_id, family, list(variants or ()), dict(options or {}), first_dealer, version, ended_at,
+                        view_token, [PlayerRead(seat, name) for *_, seat, name in rows])
+        hands: dict[int, HandRead] = {}
+        for hand_id, number, out_seat, replay, seat, penalty, bonus, cards in read(_HANDS_READ, {"game": game_id}):
+            hand = hands.get(hand_id)
+            if hand is None:
+                hand = hands[hand_id] = HandRead(number, out_seat, bool(replay), [])
+            if seat is not None:
+                hand.results.append(ResultRead(seat, penalty, bonus, cards))
+        game.hands = list(hands.values())
+        for kind, hand_number, seat in read(_MARKS_READ, {"game": game_id, "hand": len(game.hands) + 1}):
+            (game.current_buys if kind == "buy" else game.downs).append(MarkRead(hand_number, seat))
+        can_edit = edit_hash == digest
+        if can_edit:
+            game.changes = [ChangeRead(change_id, kind, hand_number, seat, before, after, bool(undone))
+                            for change_id, kind, hand_number, seat, before, after, undone
+                            in read(_CHANGES_READ, {"game": game_id})]
     return game, can_edit
 
 
