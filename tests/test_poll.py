@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from flask import template_rendered
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from referee.web import create_app
 from referee.web.models import db
@@ -362,22 +363,61 @@ def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app,
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
 
 
-def test_a_poll_after_the_database_dropped_the_servers_connections_still_answers(app, client):
-    """The version read goes to the driver on a pooled connection (``services.lone_read``): a connection the
-    database has dropped is found by the pool's check and replaced, and the poll answers as before. On SQLite a
-    connection the pool holds is closed under it instead."""
+def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, monkeypatch):
+    """On PostgreSQL a connection that sat in the pool for ``PING_AFTER`` seconds is checked before it is used
+    (with a moved clock here), and one the database dropped is replaced: the poll answers as if nothing
+    happened. One used a moment ago is given out unchecked: a poll on it fails (a 503, which the page answers
+    by polling again 2 s later) and its connection is dropped, so within as many polls as the pool held
+    connections the board answers again, and a save after it is recorded. (On SQLite the pool's connections
+    are closed under it, and the file needs no check.)"""
+    from referee.web import models
+
     g = new_game(client)
     tag = poll(client, g["view_token"], None).headers["ETag"]
     with app.app_context():
-        if db.engine.dialect.name == "postgresql":
-            db.session.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
-            db.session.commit()
-        else:
-            db.engine.pool.dispose()
-    assert poll(client, g["view_token"], tag).status_code == 304
+        postgres = db.engine.dialect.name == "postgresql"
+
+    def drop():
+        with app.app_context():
+            if postgres:  # from a connection of its own: every one the app's pool holds goes
+                other = create_engine(db.engine.url, poolclass=NullPool)
+                with other.begin() as conn:
+                    conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+                other.dispose()
+            else:
+                db.engine.pool.dispose()
+
+    failed = []  # what a read sent to the driver met
+    read = services.DriverReads.__call__
+
+    def reading(self, statement, params):
+        try:
+            return read(self, statement, params)
+        except Exception as e:
+            failed.append(e)
+            raise
+    monkeypatch.setattr(services.DriverReads, "__call__", reading)
+    drop()
+    later = models.monotonic() + models.PING_AFTER + 1  # every connection now idle for longer than PING_AFTER
+    monkeypatch.setattr(models, "monotonic", lambda: later)
+    assert poll(client, g["view_token"], tag).status_code == 304 and failed == []  # checked, replaced, unseen
     save(client, g, 1)
-    assert poll(client, g["view_token"], tag).status_code == 200
+    tag = poll(client, g["view_token"], tag).headers["ETag"]
+    monkeypatch.undo()
+    if postgres:
+        drop()  # the connections were used a moment ago: not checked
+        answers = []
+        while not answers or answers[-1] != 304:
+            answers.append(poll(client, g["view_token"], tag).status_code)
+            assert len(answers) <= 16 and answers[-1] in (304, 503), answers
+        for _ in range(16):
+            r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 2, "out": "Ann", "leftovers": LEFT},
+                            headers=auth(g["edit_token"]))
+            if r.status_code != 503:
+                break
+        assert r.status_code == 201, r.json
+        assert poll(client, g["view_token"], tag).status_code == 200
 
 
 def test_a_lone_read_that_fails_is_the_error_any_read_gives_and_its_connection_is_not_used_again(app):

@@ -33,19 +33,17 @@ def database_url(url: str | None, instance: Path) -> str:
     return url
 
 
-def pool_options(ping: bool) -> dict[str, Any]:
+def pool_options() -> dict[str, Any]:
     """The connection pool of each server process. A request holds one connection at a time (the poll's own
     query, the write limit's count and the request's session take turns), so as many as a process has threads
     (gunicorn's ``--threads``, 3 in ``docs/deploy.md``) are kept open, and a few more are opened for a burst
-    rather than making a request wait. A server's connection is checked with a ping before each use (about
-    60 µs on a local PostgreSQL), so that after the database restarts no request fails on a dead connection,
-    and replaced after half an hour, before a firewall or the server drops it as idle (SQLite's file needs
-    neither). ``DB_POOL_SIZE`` and
-    ``DB_MAX_OVERFLOW`` override the sizes: every process of every server takes up to their sum from the
-    database's ``max_connections`` (PostgreSQL's default: 100)."""
+    rather than making a request wait. On PostgreSQL a connection idle for some seconds is checked before it
+    is used again (``models.PING_AFTER``), and each is replaced after half an hour, before a firewall or the
+    server drops it as idle (SQLite's file needs neither). ``DB_POOL_SIZE`` and ``DB_MAX_OVERFLOW`` override the
+    sizes: every process of every server takes up to their sum from the database's ``max_connections``
+    (PostgreSQL's default: 100)."""
     return {"pool_size": int(os.environ.get("DB_POOL_SIZE", 10)),
-            "max_overflow": int(os.environ.get("DB_MAX_OVERFLOW", 5)),
-            "pool_pre_ping": ping, "pool_recycle": 1800}
+            "max_overflow": int(os.environ.get("DB_MAX_OVERFLOW", 5)), "pool_recycle": 1800}
 
 
 def instance_secret(instance: Path) -> str:
@@ -113,7 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     if uri not in ("sqlite://", "sqlite:///:memory:"):  # (a database in memory has a pool of one)
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**pool_options(ping=not uri.startswith("sqlite")),
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**pool_options(),
                                                    **app.config["SQLALCHEMY_ENGINE_OPTIONS"]}
     # a failed statement's message (and so a log line) never carries its parameters: they hold token hashes
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "hide_parameters": True}

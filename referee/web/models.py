@@ -9,6 +9,7 @@ PostgreSQL.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from time import monotonic
 from typing import Any
 
 from flask_sqlalchemy import SQLAlchemy
@@ -28,7 +29,9 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, foreign, mapped_column, relationship
+from sqlalchemy.pool import Pool
 
 from ..scoring import net_score
 
@@ -257,3 +260,39 @@ def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-unt
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+# A connection a server's pool has held idle for this long is checked (a round trip) before it is used again.
+PING_AFTER = 5.0
+
+
+@event.listens_for(Pool, "checkin")
+def _idle_from(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
+    if connection_record is not None:
+        connection_record.info["idle_from"] = monotonic()
+
+
+@event.listens_for(Pool, "checkout")
+def _ping_if_idle(dbapi_connection, connection_record, connection_proxy):  # type: ignore[no-untyped-def]
+    """PostgreSQL: a connection that sat in the pool for ``PING_AFTER`` seconds or more is checked before it is
+    given out, and replaced if the database no longer answers on it (after a restart, or a firewall that dropped
+    it); one used a moment ago is given out as it is. Checking every connection on every checkout (SQLAlchemy's
+    ``pool_pre_ping``) was a second round trip for every poll and three more for every save, while a busy
+    server's connections are never idle for long. The price: when the database restarts while a server is
+    busy, a request on a connection used just before fails (a 503: nothing is written, a phone's poll tries
+    again 2 s later), the connection is dropped, and the ones after it get new connections. SQLite's file needs
+    no check."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        return
+    idle_from = connection_record.info.get("idle_from")
+    if idle_from is None or monotonic() - idle_from < PING_AFTER:
+        return
+    try:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # (the check opens no transaction)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SELECT 1")
+        cursor.close()
+        dbapi_connection.autocommit = autocommit
+    except Exception as e:  # any failure: the pool drops this connection and gives out another
+        raise DisconnectionError("the database no longer answers on this connection") from e

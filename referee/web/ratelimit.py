@@ -72,7 +72,7 @@ def counts_engine() -> Engine:
                 # a game) and commit each statement (an upsert is one): a count is one round trip, not five
                 engine = create_engine(db.engine.url, isolation_level="AUTOCOMMIT", hide_parameters=True,
                                        connect_args={"options": "-c synchronous_commit=off"},
-                                       pool_size=2, max_overflow=6, pool_pre_ping=True, pool_recycle=1800)
+                                       pool_size=2, max_overflow=6, pool_recycle=1800)
             else:
                 engine = db.engine
             app.extensions["rate_counts_engine"] = engine
