@@ -77,13 +77,16 @@ class BoardFiles:
         self.folder = folder
         self._swept = 0.0
 
-    def _path(self, tag: str, game_id: str, lang: str, can_edit: bool) -> Path:
+    def _path(self, tag: str, game_id: str, lang: str, can_edit: bool) -> tuple[str, str]:
+        """The board's folder and its file's name (plain strings: a board is looked for on every changed poll)."""
         board = hashlib.sha256(f"{game_id}\0{lang}\0{int(can_edit)}".encode()).hexdigest()[:32]
-        return self.folder / board / (hashlib.sha256(tag.encode()).hexdigest()[:32] + ".html")
+        return os.path.join(self.folder, board), hashlib.sha256(tag.encode()).hexdigest()[:32] + ".html"
 
     def get(self, tag: str, game_id: str, lang: str, can_edit: bool) -> str | None:
+        folder, name = self._path(tag, game_id, lang, can_edit)
         try:
-            text = self._path(tag, game_id, lang, can_edit).read_text(encoding="utf-8")
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                text = f.read()
         except (FileNotFoundError, NotADirectoryError, UnicodeDecodeError):
             return None
         first, _, html = text.partition("\n")
@@ -91,17 +94,22 @@ class BoardFiles:
 
     def put(self, tag: str, game_id: str, lang: str, can_edit: bool, html: str) -> None:
         """Written whole under a name of its own, then given its name: a reader finds it whole or not at all."""
-        path = self._path(tag, game_id, lang, can_edit)
-        part = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part")
+        folder, name = self._path(tag, game_id, lang, can_edit)
+        path = os.path.join(folder, name)
+        part = f"{path[:-5]}.{os.getpid()}.{threading.get_ident()}.part"
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            part.write_text(f"{tag}\n{html}{END}", encoding="utf-8")
+            os.makedirs(folder, exist_ok=True)
+            with open(part, "w", encoding="utf-8") as f:
+                f.write(f"{tag}\n{html}{END}")
             os.rename(part, path)
-            for entry in os.scandir(path.parent):  # the boards of older versions (and a part another left)
-                if entry.name != path.name and not entry.name.endswith(".part"):
+            for entry in os.scandir(folder):  # the boards of older versions (and a part another left)
+                if entry.name != name and not entry.name.endswith(".part"):
                     os.unlink(entry.path)
         except OSError:  # a full disk, a folder not writable, an older board gone already: the board is answered
-            part.unlink(missing_ok=True)
+            try:
+                os.unlink(part)
+            except OSError:
+                pass
         self._sweep()
 
     def _sweep(self) -> None:

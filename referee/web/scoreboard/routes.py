@@ -183,6 +183,7 @@ def etag_for(game_id: str, version: int, can_edit: bool) -> str:
 
 BOARD_READ = "referee.board_version"  # where a poll answered "changed" before the app leaves what it read (a key
 # no request header can set: those are HTTP_…)
+BOARD_LOOKED = "referee.board_looked"  # the tag of a board looked for before the app, and not found
 
 
 def board_tag(game_id: str, version: int, lang: str, can_edit: bool) -> str:
@@ -280,7 +281,8 @@ def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -
     """The board for a link, and its ETag (``tag``, read for the game's version now): as this process last drew
     or read it, else as another process on this machine drew it (``boards``), else drawn now."""
     link_mark, form_mark = marks(current_app.config["SECRET_KEY"])
-    html = kept_board(current_app, tag, game_id, lang, can_edit)
+    looked = request.environ.get(BOARD_LOOKED) == tag  # (and not found, before the app: not looked for again)
+    html = None if looked else kept_board(current_app, tag, game_id, lang, can_edit)
     if html is None:
         loaded = services.read_board(token)
         if loaded is None:

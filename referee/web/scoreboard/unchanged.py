@@ -58,6 +58,8 @@ class UnchangedBoards:
                     return []
                 # a view link's board holds no form token: as drawn already on this machine, it is the answer
                 html = None if can_edit else routes.kept_board(self.app, tag, game_id, lang, False)
+                if html is None and not can_edit:
+                    environ[routes.BOARD_LOOKED] = tag  # (the app draws it without looking again)
                 if html is not None:
                     body = html.replace(self.link_mark, token).encode()
                     start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
