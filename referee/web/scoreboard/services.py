@@ -201,12 +201,13 @@ class DriverReads:
 
 @contextmanager
 def driver_reads(engine: Any) -> Iterator[DriverReads]:
-    """A connection of the engine's pool, for selects sent to its driver directly: the pool's checks stay (a ping
-    on PostgreSQL, a connection replaced after a failure), the rest of the engine's machinery (a ``Connection``,
-    an execution context, a result object, an isolation level set and reset at each checkout) does not. A poll's
-    version read cost 340 µs through a ``Connection`` and 40 µs this way, and every poll makes one. On
-    PostgreSQL each statement commits by itself (no BEGIN before them nor ROLLBACK after). A failure raises the
-    error SQLAlchemy would have raised (``DBAPIError``), so every caller reports it as any failed read."""
+    """A connection of the engine's pool, for selects sent to its driver directly: the pool's checks stay (on
+    PostgreSQL a connection idle for a while is checked, ``models.PING_AFTER``; one that failed is replaced),
+    the rest of the engine's machinery (a ``Connection``, an execution context, a result object, an isolation
+    level set and reset at each checkout) does not. A poll's version read cost 340 µs through a ``Connection``
+    and 40 µs this way, and every poll makes one. On PostgreSQL each statement commits by itself (no BEGIN
+    before them nor ROLLBACK after). A failure raises the error SQLAlchemy would have raised (``DBAPIError``),
+    so every caller reports it as any failed read."""
     failure = engine.dialect.loaded_dbapi.Error
     reads: DriverReads | None = None
     try:
