@@ -153,6 +153,25 @@ class TestBuys:
         r = client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 1, "player": "Cy"}, headers=auth(g["edit_token"]))
         assert r.status_code == 409 and r.json["reason_code"] == "limit_reached" and r.json["rule"] == "rule-buy-limit"
 
+    def test_a_tap_that_is_refused_says_why_with_the_board(self, client):
+        """A buy tapped through htmx is answered with the board and, out of band, the page's messages: a buy
+        past the limit says so (in the reader's language, naming the rule), and the tap after it clears it."""
+        g = create(client, players=["Ann", "Ben", "Cy"])
+        url, hx = f"/g/{g['edit_token']}/buy", {"HX-Request": "true", "Accept-Language": "es"}
+        for _ in range(3):
+            r = client.post(url, data={"hand": 1, "seat": 2}, headers=hx)
+            assert r.status_code == 200 and '<div id="flashes" role="status" hx-swap-oob="innerHTML"></div>' in r.text
+        r = client.post(url, data={"hand": 1, "seat": 2}, headers=hx)
+        flashes = r.text.split('<div id="flashes"', 1)[1]
+        assert 'id="board"' in r.text and 'hx-swap-oob="innerHTML"><div class="flash warning">' in flashes
+        assert "Cy" in flashes and "No buys left" not in flashes and "(Regla: <a href=" in flashes  # (Spanish)
+        assert re.search(r'<a href="/rules/liverpool[^"]*#rule-buy-limit">[^<>]+</a>\)', flashes), flashes
+        assert ">rule-buy-limit<" not in flashes  # the rule by its heading, not its anchor
+        assert "3/3" in r.text  # the board: still three
+        r = client.post(url, data={"hand": 1, "seat": 0}, headers=hx)
+        assert '<div id="flashes" role="status" hx-swap-oob="innerHTML"></div>' in r.text
+        assert client.get(f"/g/{g['edit_token']}").text.count('class="flash') == 0  # said once, not again later
+
     def test_no_buying_game(self, client):
         g = create(client, variants=["no_buying"])
         r = client.post(f"/api/v1/games/{g['id']}/buys", json={"hand": 1, "player": "Cy"}, headers=auth(g["edit_token"]))

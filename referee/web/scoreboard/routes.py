@@ -28,7 +28,7 @@ from flask import (
     url_for,
 )
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from ...cards import Rank
@@ -42,6 +42,7 @@ from .. import options as house
 from ..errors import Refusal, error_text, status_of
 from ..i18n import gettext, message, select_locale
 from ..picker import leftovers_text, typed_leftovers
+from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
 from . import services
@@ -406,11 +407,17 @@ def buy(token: str) -> Any:
         else:
             outcome = services.add_buy(game, form.hand.data, form.seat.data)
             if not outcome.added:
-                flash(message(outcome.reason, outcome.params) + " " + gettext("(Rule: %(rule)s)",
-                      rule=CODES[outcome.reason].rule), "warning")
+                flash(refused_with_rule(game.family, message(outcome.reason, outcome.params),
+                                        CODES[outcome.reason].rule), "warning")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
     return _back(game, token)
+
+
+def refused_with_rule(family: str, text: str, anchor: str) -> Markup:
+    """A refusal and the rule that makes it, linked by its heading on the family's rules page."""
+    link = Markup('<a href="{}">{}</a>').format(rule_url(family, anchor), rule_title(family, anchor))
+    return Markup("{} ").format(text) + Markup(escape(gettext("(Rule: %(rule)s)"))) % {"rule": link}
 
 
 def _seat_refusal(form: Any) -> None:
@@ -438,10 +445,11 @@ def _seen_version(form: Any) -> int | None:
 
 
 def _back(game: Any, token: str) -> Any:
-    """After a tap on the board: htmx gets the board re-drawn from what the game now holds; a page without
-    scripts goes back to the scores."""
+    """After a tap on the board: htmx gets the board re-drawn from what the game now holds, and what the tap
+    left to say (a buy refused, and the rule that refuses it) in the page's messages, out of band; a page
+    without scripts goes back to the scores, which show them."""
     if request.headers.get("HX-Request") == "true":
-        resp = make_response(board_fragment(game, True, token))
+        resp = make_response(board_fragment(game, True, token) + render_template("_flashes.html", flashes_oob=True))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")
