@@ -8,6 +8,8 @@ PostgreSQL.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from time import monotonic
 from typing import Any
@@ -248,12 +250,31 @@ class RateCount(db.Model):  # type: ignore[name-defined]
     expires_at: Mapped[float] = mapped_column(Float, index=True)  # when the window ends, seconds since the epoch
 
 
+def is_sqlite(dbapi_connection: Any) -> bool:
+    """Whether a driver's connection is SQLite's (else PostgreSQL's, through psycopg)."""
+    return type(dbapi_connection).__module__.startswith("sqlite3")
+
+
+@contextmanager
+def each_statement_commits(dbapi_connection: Any) -> Iterator[None]:
+    """While the block runs, each statement on a driver's connection commits by itself: on PostgreSQL no BEGIN
+    is sent before it nor ROLLBACK after (two round trips); SQLite's driver opens no transaction for a select."""
+    if is_sqlite(dbapi_connection):
+        yield
+        return
+    before = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        yield
+    finally:
+        dbapi_connection.autocommit = before
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
     """SQLite: write-ahead log (readers never wait for a writer) and foreign keys. The busy timeout, so that
     two phones saving at once queue up instead of failing, is the driver's ``timeout`` (``SQLITE_TIMEOUT``)."""
-    module = type(dbapi_connection).__module__
-    if not module.startswith("sqlite3"):
+    if not is_sqlite(dbapi_connection):
         return
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -282,17 +303,15 @@ def _ping_if_idle(dbapi_connection, connection_record, connection_proxy):  # typ
     busy, a request on a connection used just before fails (a 503: nothing is written, a phone's poll tries
     again 2 s later), the connection is dropped, and the ones after it get new connections. SQLite's file needs
     no check."""
-    if type(dbapi_connection).__module__.startswith("sqlite3"):
+    if is_sqlite(dbapi_connection):
         return
     idle_from = connection_record.info.get("idle_from")
     if idle_from is None or monotonic() - idle_from < PING_AFTER:
         return
     try:
-        autocommit = dbapi_connection.autocommit
-        dbapi_connection.autocommit = True  # (the check opens no transaction)
-        cursor = dbapi_connection.cursor()
-        cursor.execute("SELECT 1")
-        cursor.close()
-        dbapi_connection.autocommit = autocommit
+        with each_statement_commits(dbapi_connection):  # (the check opens no transaction)
+            cursor = dbapi_connection.cursor()
+            cursor.execute("SELECT 1")
+            cursor.close()
     except Exception as e:  # any failure: the pool drops this connection and gives out another
         raise DisconnectionError("the database no longer answers on this connection") from e

@@ -38,7 +38,20 @@ from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
-from ..models import UNDOABLE, Buy, Change, Down, Game, GroupGame, Hand, Player, Result, db, now
+from ..models import (
+    UNDOABLE,
+    Buy,
+    Change,
+    Down,
+    Game,
+    GroupGame,
+    Hand,
+    Player,
+    Result,
+    db,
+    each_statement_commits,
+    now,
+)
 from ..writequeue import WriteQueue
 
 EXPORT_FORMAT = 1
@@ -129,13 +142,9 @@ _VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(
 
 
 def reads_engine() -> Any:
-    """The app's engine for a lone read: each statement commits by itself, so a poll sends its query and nothing
-    else (no BEGIN before it nor ROLLBACK after it: two round trips fewer on PostgreSQL)."""
-    engine = current_app.extensions.get("autocommit_engine")
-    if engine is None:
-        engine = current_app.extensions["autocommit_engine"] = db.engine.execution_options(
-            isolation_level="AUTOCOMMIT")
-    return engine
+    """The engine whose pool the reads sent to the driver use (``driver_reads``), found while the app's context
+    is there: a poll answered before the app is reached has none."""
+    return db.engine
 
 
 def version_of(token: str) -> tuple[str, int, bool] | None:
@@ -213,16 +222,9 @@ def driver_reads(engine: Any) -> Iterator[DriverReads]:
     try:
         conn = engine.raw_connection()  # (a database that cannot be reached fails here)
         try:
-            driver = conn.driver_connection
-            autocommit = engine.dialect.name == "postgresql"
-            if autocommit:
-                driver.autocommit = True
-            try:
-                reads = DriverReads(engine.dialect, driver)
+            with each_statement_commits(conn.driver_connection):
+                reads = DriverReads(engine.dialect, conn.driver_connection)
                 yield reads
-            finally:
-                if autocommit:
-                    driver.autocommit = False
         except failure as e:
             conn.invalidate(e)  # (a connection that failed is not given out again)
             raise
