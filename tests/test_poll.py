@@ -12,7 +12,7 @@ from flask import template_rendered
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from referee.web import create_app
+from referee.web import create_app, driver
 from referee.web.models import db
 from referee.web.scoreboard import routes, services
 from referee.web.scoreboard.boards import marks
@@ -389,7 +389,7 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
                 db.engine.pool.dispose()
 
     failed = []  # what a read sent to the driver met
-    read = services.DriverReads.__call__
+    read = driver.DriverReads.__call__
 
     def reading(self, statement, params):
         try:
@@ -397,7 +397,7 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
         except Exception as e:
             failed.append(e)
             raise
-    monkeypatch.setattr(services.DriverReads, "__call__", reading)
+    monkeypatch.setattr(driver.DriverReads, "__call__", reading)
     drop()
     later = models.monotonic() + models.PING_AFTER + 1  # every connection now idle for longer than PING_AFTER
     monkeypatch.setattr(models, "monotonic", lambda: later)
@@ -431,9 +431,9 @@ def test_a_lone_read_that_fails_is_the_error_any_read_gives_and_its_connection_i
         dropped = []
         event.listen(db.engine, "invalidate", lambda conn, record, error: dropped.append(error))
         with pytest.raises(DBAPIError) as failed:
-            services.lone_read(engine, select(text("no_such_column")), {})
+            driver.lone_read(engine, select(text("no_such_column")), {})
         assert "no_such_column" in str(failed.value) and len(dropped) == 1
-        assert services.lone_read(engine, select(text("1")), {})[0] == 1  # the next read, on a sound connection
+        assert driver.lone_read(engine, select(text("1")), {})[0] == 1  # the next read, on a sound connection
 
 
 def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):

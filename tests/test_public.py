@@ -60,9 +60,6 @@ def test_without_configuration_links_follow_the_request(client):
 def test_writes_are_limited_per_client(tmp_path, request):
     app = make_app(request, tmp_path, "sqlite")
     app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="4 per minute")
-    from referee.web.public import limiter
-
-    limiter.init_app(app)  # (the limiter reads RATELIMIT_ENABLED when it starts)
     c = app.test_client()
     g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
     for hand in (1, 2, 3):
@@ -88,9 +85,6 @@ def test_the_referees_rulings_count_no_write(tmp_path, request):
     (and cost the limiter no work)."""
     app = make_app(request, tmp_path, "sqlite")
     app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="1 per minute")
-    from referee.web.public import limiter
-
-    limiter.init_app(app)
     c = app.test_client()
     for _ in range(3):
         assert c.post("/api/v1/check", json={"ruleset": "liverpool", "hand": 1, "melds": [["7H", "7D", "7S"]]}
@@ -251,3 +245,15 @@ def test_healthz_answers_while_four_of_the_hardest_requests_run(client, monkeypa
         else:  # the hardest within the ranges: the budget ran out, and the answer says so
             assert status == 200 and body["possible"] is None and body["search_exhausted"] and body["note"]
     assert any(n > 0 for n in during)  # /healthz answered while searches were running
+
+
+def test_a_write_limit_is_read_as_rates_and_one_that_cannot_be_read_stops_the_start():
+    from referee.web.ratelimit import Rate, rates
+
+    assert rates("10 per second;120 per minute") == (Rate(10, 1), Rate(120, 60))
+    assert rates("5/minute, 30 per 2 hours ; 100 per Days") == (Rate(5, 60), Rate(30, 7200), Rate(100, 86400))
+    for wrong in ("", "ten per second", "10 per fortnight", "0 per minute", "10 per 0 minutes", "10 per second;x"):
+        with pytest.raises(ValueError, match="RATE_LIMIT_WRITES"):
+            rates(wrong)
+    with pytest.raises(ValueError, match="'12 a minute' is not a rate"):
+        create_app({"DATABASE_URL": "sqlite://", "SECRET_KEY": "x", "RATE_LIMIT_WRITES": "12 a minute"})

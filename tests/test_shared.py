@@ -9,7 +9,6 @@ import pytest
 
 from referee.web import create_app, ratelimit
 from referee.web.models import RateCount, db
-from referee.web.public import limiter
 from tests.conftest import backends, make_app
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -23,11 +22,8 @@ def pair(request, tmp_path):
                          "DATABASE_URL": first.config["SQLALCHEMY_DATABASE_URI"]})
     for app in (first, second):
         app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="4 per minute")
-        limiter.init_app(app)  # (the limiter reads RATELIMIT_ENABLED when it starts)
     yield first, second
     for app in (first, second):
-        app.config["RATELIMIT_ENABLED"] = False
-        limiter.init_app(app)
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
@@ -66,11 +62,16 @@ def test_two_servers_count_one_clients_writes_together(pair):
     a, b = pair
     answers = [write(app).status_code for app in (a, b, a, b)]
     assert answers == [201] * 4
-    # the counts are in the database, not in this process: a limiter started afresh (as in another process, or
-    # after a restart) holds nothing of its own and still refuses the fifth
+    # the counts are in the database, not in this process: a server started afresh (as another process, or after
+    # a restart) holds nothing of its own and still refuses the fifth
     assert [count for count, _ in counts(a)] == [4]
-    limiter.init_app(b)
-    assert isinstance(limiter._storage, ratelimit.DatabaseStorage)
+    fresh = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                        "DATABASE_URL": a.config["SQLALCHEMY_DATABASE_URI"]})
+    fresh.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="4 per minute")
+    assert write(fresh).status_code == 429
+    with fresh.app_context():
+        ratelimit.counts_engine().dispose()
+        db.engine.dispose()
     assert write(a).status_code == 429 and write(b).status_code == 429
     refused = write(b)
     assert refused.json["error"]["code"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
@@ -92,7 +93,7 @@ def test_a_window_that_ended_starts_again(pair, monkeypatch):
     assert write(a).status_code == 429
     monkeypatch.setattr(ratelimit, "clock", lambda: now + 61)  # a minute later, on both servers
     assert write(b).status_code == 201 and write(a).status_code == 201
-    limiter._storage._swept = 0.0  # the ended windows are swept: no row is left whose window is over
+    # the ended windows are swept (each process now and then): no row is left whose window is over
     monkeypatch.setattr(ratelimit, "clock", lambda: now + 200)
     write(a, "10.0.0.3")
     assert [ends for _, ends in counts(a) if ends < now + 200] == []
@@ -147,3 +148,24 @@ def test_the_headers_report_the_requests_own_count_even_if_its_window_ends_meanw
     monkeypatch.setattr(ratelimit, "clock", lambda: next(ticks))
     r = write(a)
     assert r.status_code == 201 and r.headers["X-RateLimit-Remaining"] == "3"
+
+
+def test_a_write_over_any_of_its_rates_is_refused_until_that_window_ends(pair, monkeypatch):
+    """Two rates (2 a second, 3 a minute): the second's is met first, then the minute's; each refusal says when
+    to try again, and the headers report the rate with the fewest writes left."""
+    a, b = pair
+    for app in pair:
+        app.config["RATE_LIMIT_WRITES"] = "2 per second; 3 per minute"
+    now = ratelimit.clock()
+    monkeypatch.setattr(ratelimit, "clock", lambda: now)
+    first = write(a)
+    assert first.headers["X-RateLimit-Limit"] == "2" and first.headers["X-RateLimit-Remaining"] == "1"
+    assert write(b).headers["X-RateLimit-Remaining"] == "0"
+    third = write(a)
+    assert third.status_code == 429 and third.headers["Retry-After"] == "1"
+    monkeypatch.setattr(ratelimit, "clock", lambda: now + 1.5)  # a new second; the minute has had 3 writes
+    fourth = write(b)
+    assert fourth.status_code == 429 and fourth.json["error"]["code"] == "rate_limited"
+    assert fourth.headers["X-RateLimit-Limit"] == "3" and 58 <= int(fourth.headers["Retry-After"]) <= 59
+    monkeypatch.setattr(ratelimit, "clock", lambda: now + 61)
+    assert write(a).status_code == 201

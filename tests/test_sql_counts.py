@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from sqlalchemy import event
 
 from referee.families import resolve
+from referee.web import driver
 from referee.web.models import db
-from referee.web.scoreboard import services
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -18,7 +18,7 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 @contextmanager
 def counted(app):
     """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements): those
-    through the engine, and the reads sent to the driver directly (``services.driver_reads``)."""
+    through the engine, and the reads sent to the driver directly (``driver.driver_reads``)."""
     seen: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -26,7 +26,7 @@ def counted(app):
     def listen(conn, cursor, statement, parameters, context, executemany):
         seen.append(statement)
 
-    driver_read = services.DriverReads.__call__
+    driver_read = driver.DriverReads.__call__
 
     def read(self, statement, params):
         rows = driver_read(self, statement, params)
@@ -34,11 +34,11 @@ def counted(app):
         return rows
 
     event.listen(engine, "before_cursor_execute", listen)
-    services.DriverReads.__call__ = read
+    driver.DriverReads.__call__ = read
     try:
         yield seen
     finally:
-        services.DriverReads.__call__ = driver_read
+        driver.DriverReads.__call__ = driver_read
         event.remove(engine, "before_cursor_execute", listen)
 
 
@@ -146,3 +146,21 @@ def test_the_buy_limit_holds_against_a_buy_from_another_phone(app, client):
         assert not outcome.added and outcome.reason == "limit_reached"
     state = client.get(f"/api/v1/games/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).json
     assert state["buys"] == {"Cy": 1}
+
+
+def test_the_write_limit_counts_a_write_in_one_statement_whatever_its_rates(app, client, monkeypatch):
+    """Each rate of the limit has its own count, all of them moved by one upsert (one turn on SQLite's counts'
+    file, one round trip to PostgreSQL)."""
+    from referee.web import ratelimit
+
+    now = ratelimit.clock()
+    monkeypatch.setattr(ratelimit, "clock", lambda: now)  # (both writes in one second, however slow the machine)
+    app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="10 per second;120 per minute;1000 per day")
+    g = new_game(client)
+    with counted(app) as seen:
+        r = client.post(f"/api/v1/games/{g['id']}/hands", json={
+            "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": ["JK"]}},
+            headers={"Authorization": f"Bearer {g['edit_token']}"})
+    assert r.status_code == 201 and r.headers["X-RateLimit-Remaining"] == "8"  # the second write this second
+    assert len([s for s in seen if "rate_limits" in s]) == 1, seen
+    assert len(seen) <= 7, seen

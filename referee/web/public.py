@@ -6,11 +6,9 @@ and logs that never hold a game's token.
 - ``TRUSTED_HOSTS`` (comma-separated, e.g. ``rummy.example.org,localhost``): a request for any other host
   is refused (400) before it reaches a page.
 - ``RATE_LIMIT_WRITES`` (default ``WRITE_LIMIT``): how many writes (posts that start, change, import or delete
-  a game) one client may send; ``RATELIMIT_STORAGE_URI`` is where the counts live (``database://``, the
-  default: the app's own database, shared by every process and server on it; ``redis://…`` or
-  ``memcached://…`` also share them; ``memory://`` keeps them in each process, which multiplies the limit by
-  the number of processes); ``RATE_LIMIT=off`` turns the limit off. A client is its address as the server
-  sees it (behind a proxy, set ``TRUST_PROXY``).
+  a game) one client may send, counted in the app's own database by every process and server on it
+  (``ratelimit``); ``RATE_LIMIT=off`` turns the limit off. A client is its address as the server sees it
+  (behind a proxy, set ``TRUST_PROXY``).
 - The app's own log lines (the development server's request log, gunicorn's access log when the app runs
   under it, warnings) show ``/g/***`` for a game link and ``Bearer ***`` for a token.
 """
@@ -22,18 +20,14 @@ import os
 import re
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, request, url_for
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Blueprint, Flask, Response, current_app, g, request, url_for
 
-from . import ratelimit  # noqa: F401 - registers the "database://" storage
+from . import ratelimit
+from .errors import Refusal
 
 WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minute; a club on one address, more
 WRITE_METHODS = ["POST", "PUT", "DELETE"]
 
-limiter = Limiter(key_func=get_remote_address)
-_writes = limiter.shared_limit(lambda: current_app.config["RATE_LIMIT_WRITES"], scope="writes",
-                               methods=WRITE_METHODS)
 _counted_blueprints: set[str] = set()
 
 
@@ -42,22 +36,44 @@ def writes(target: Any) -> Any:
     count for all of them)."""
     if isinstance(target, Blueprint):
         _counted_blueprints.add(target.name)
-        _writes(target)
-        return target
-    view = _writes(target)
-    view.counts_writes = True
-    return view
+    else:
+        target.counts_writes = True
+    return target
 
 
-@limiter.request_filter
-def _not_counted() -> bool:
-    """Only writes are limited: a read (a poll, a page) and a post that changes nothing (the referee's rulings,
-    through a form or the API) skip the limiter's work altogether."""
+def counted() -> bool:
+    """Whether this request is a write: a read (a poll, a page) and a post that changes nothing (the referee's
+    rulings, through a form or the API) are not counted, and cost the limit no work."""
     if request.method not in WRITE_METHODS:
-        return True
-    if request.blueprint in _counted_blueprints:
         return False
-    return not getattr(current_app.view_functions.get(request.endpoint or ""), "counts_writes", False)
+    if request.blueprint in _counted_blueprints:
+        return True
+    return getattr(current_app.view_functions.get(request.endpoint or ""), "counts_writes", False) is True
+
+
+def client() -> str:
+    """Who a write is counted for: the client's address as the app sees it (behind a proxy, with ``TRUST_PROXY``,
+    the address the proxy was asked from)."""
+    return request.remote_addr or "127.0.0.1"
+
+
+def _count_write() -> None:
+    """Before a write is handled: count it, and refuse it (nothing done) if the client is over the limit."""
+    if not current_app.config["RATELIMIT_ENABLED"] or not counted():
+        return
+    verdict = ratelimit.judge(client(), current_app.config["RATE_LIMIT_WRITES"])
+    g.write_limit = verdict
+    if verdict.refused:
+        raise Refusal("rate_limited")
+
+
+def _limit_headers(resp: Response) -> Response:
+    """A counted write's answer says what is left of the limit (``X-RateLimit-*``), and a refused one when to try
+    again (``Retry-After``)."""
+    verdict = g.get("write_limit")
+    if verdict is not None:
+        resp.headers.update(verdict.headers())
+    return resp
 
 
 _LINK = re.compile(r"(/g/)[^/?#\s\"']+")
@@ -96,12 +112,11 @@ def init_app(app: Flask) -> None:
     if hosts and app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]
     app.config.setdefault("RATE_LIMIT_WRITES", os.environ.get("RATE_LIMIT_WRITES") or WRITE_LIMIT)
-    # the counts live in the app's database (``ratelimit``): every process and server on it shares them
-    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("RATELIMIT_STORAGE_URI") or "database://")
+    ratelimit.rates(app.config["RATE_LIMIT_WRITES"])  # (a limit that cannot be read stops the start, not a write)
     # on unless turned off; tests turn it on where they test it (a test client sends hundreds of writes)
     app.config.setdefault("RATELIMIT_ENABLED", os.environ.get("RATE_LIMIT", "on") != "off" and not app.testing)
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
-    limiter.init_app(app)
+    app.before_request(_count_write)
+    app.after_request(_limit_headers)
     masking = MaskTokens()
     for logger in (app.logger, *(logging.getLogger(name) for name in LOGGERS)):
         if not any(isinstance(f, MaskTokens) for f in logger.filters):

@@ -1,40 +1,81 @@
-"""The write limit's counts, kept in the app's own database (``RATELIMIT_STORAGE_URI=database://``, the default),
-so that every server process and every server on one database counts a client's writes together: two gunicorn
-workers, or two machines, never double a client's allowance, and a restart forgets nothing.
+"""The write limit: how many writes (posts that start, change, import or delete a game) one client may send, as
+one or more rates (``"10 per second;120 per minute"``, ``RATE_LIMIT_WRITES``), in fixed windows.
 
-A storage for the ``limits`` library (what Flask-Limiter counts with), fixed windows: one row per client and
-limit, its count and when its window ends. A write's hit is one statement (an upsert that starts a new window
-when the old one has ended, else adds one, and returns the count), in a transaction of its own, committed
-before the request goes on (on PostgreSQL through connections of their own that commit each statement and
-do not wait for the disk: a crash may forget the last counts, never a game). Rows whose window ended are
-swept now and then.
+The counts are kept in the app's own database, so every server process and every server on one database count
+a client's writes together: two gunicorn workers, or two machines, never double a client's allowance, and a
+restart forgets nothing. One row per client and rate: its count and when its window ends.
+
+A write's hit is **one statement for all of the client's rates**: an upsert of one row per rate that starts a
+new window where the old one has ended, else adds one, and returns every count. It is sent to the driver
+(``driver.driver_writes``) and committed before the request goes on (on PostgreSQL through connections of their
+own that commit each statement and do not wait for the disk: a crash may forget the last counts, never a game).
+Rows whose window ended are swept now and then. A write over any of its rates is refused (429, with
+``Retry-After``), and still counted, as every write sent is.
 
 On SQLite the counts live in a file of their own beside the games' (``rummy.sqlite3`` → ``rummy.limits.sqlite3``),
-made on first use: SQLite lets one writer at a time into a file, and a save's two counts queued behind the
-saves (and the saves behind them) made the saves' p99 several times slower under load. Every process and server
-on the games' file finds the same counts' file. (A database in memory keeps its counts in itself.)
+made on first use: SQLite lets one writer at a time into a file, and counts queued behind the saves (and the saves
+behind them) made the saves' p99 several times slower under load. Every process and server on the games' file
+finds the same counts' file. (A database in memory keeps its counts in itself.)
+
+This replaced Flask-Limiter, whose storage interface counts each rate apart (a statement, a transaction and, on
+SQLite, a turn on the counts' file for each), and whose machinery cost as much again on every write
+(``docs/bench.md``).
 """
 
 from __future__ import annotations
 
+import math
+import re
 import threading
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, g, has_request_context
-from limits.storage import Storage
-from sqlalchemy import Engine, bindparam, case, create_engine, delete, select
+from flask import current_app
+from sqlalchemy import Engine, bindparam, case, create_engine, delete
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import SQLAlchemyError
 
+from .driver import driver_writes
 from .models import RateCount, db
 from .writequeue import WriteQueue, beside_sqlite_file, lock_path
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps of ended windows, in each process
 COUNTS = RateCount.__table__
 NO_QUEUE = WriteQueue(None, 0)  # (the database takes turns by itself)
+UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``amount`` writes in each window of ``seconds``."""
+
+    amount: int
+    seconds: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.amount}/{self.seconds}s"
+
+
+@lru_cache(maxsize=8)
+def rates(text: str) -> tuple[Rate, ...]:
+    """The rates a limit is written as: ``"N per unit"``, ``"N per M units"`` or ``"N/unit"`` (a unit is a
+    second, minute, hour or day), several separated by ``;`` or ``,``."""
+    found = []
+    for part in re.split(r"[;,]", text):
+        if not part.strip():
+            continue
+        m = _RATE.fullmatch(part)
+        if m is None or int(m.group(1)) < 1 or (m.group(2) is not None and int(m.group(2)) < 1):
+            raise ValueError(f"RATE_LIMIT_WRITES: {part.strip()!r} is not a rate (write e.g. "
+                             f"'10 per second;120 per minute')")
+        found.append(Rate(int(m.group(1)), int(m.group(2) or 1) * UNITS[m.group(3).lower()]))
+    if not found:
+        raise ValueError("RATE_LIMIT_WRITES: no rate given (write e.g. '10 per second;120 per minute')")
+    return tuple(found)
 
 
 def clock() -> float:
@@ -65,11 +106,11 @@ def counts_engine() -> Engine:
                 timeout = app.config.get("SQLITE_TIMEOUT", 5.0)
                 engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": timeout}, hide_parameters=True)
                 COUNTS.create(engine, checkfirst=True)
-                # two phones of a table saving at once count on the same row: they take turns as game writes do
+                # two phones of a table saving at once count on the same rows: they take turns as game writes do
                 app.extensions["rate_counts_queue"] = WriteQueue(lock_path(f"sqlite:///{path}"), timeout)
             elif db.engine.dialect.name == "postgresql":
                 # connections of their own that never wait for the disk (a crash forgets the last counts, never
-                # a game) and commit each statement (an upsert is one): a count is one round trip, not five
+                # a game) and commit each statement (an upsert is one): a hit is one round trip
                 engine = create_engine(db.engine.url, isolation_level="AUTOCOMMIT", hide_parameters=True,
                                        connect_args={"options": "-c synchronous_commit=off"},
                                        pool_size=2, max_overflow=6, pool_recycle=1800)
@@ -79,76 +120,85 @@ def counts_engine() -> Engine:
         return app.extensions["rate_counts_engine"]  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=2)
-def _upsert(dialect_name: str) -> Any:
-    """A count's upsert, built once (building and keying it cost as much as sending it): a new window starts at
-    ``amount``, else the count grows by it."""
+@lru_cache(maxsize=8)
+def _upsert(dialect_name: str, rows: int) -> Any:
+    """A hit's upsert of ``rows`` counts, built once (building and keying it cost as much as sending it): where a
+    row's window has ended a new one starts at 1, else its count grows by 1. The rows go in one order for every
+    client, so two hits of one client on PostgreSQL take their rows' locks in the same order."""
     dialect = postgresql if dialect_name == "postgresql" else sqlite
-    new = dialect.insert(COUNTS).values(key=bindparam("key"), count=bindparam("amount"),
-                                        expires_at=bindparam("until"))
+    new = dialect.insert(COUNTS).values([{"key": bindparam(f"key{i}"), "count": 1, "expires_at": bindparam(f"until{i}")}
+                                         for i in range(rows)])
     ended = COUNTS.c.expires_at <= bindparam("now")  # (the row as it was: both assignments read the old values)
     return new.on_conflict_do_update(index_elements=[COUNTS.c.key], set_={
         "count": case((ended, new.excluded.count), else_=COUNTS.c.count + new.excluded.count),
         "expires_at": case((ended, new.excluded.expires_at), else_=COUNTS.c.expires_at),
-    }).returning(COUNTS.c.count, COUNTS.c.expires_at)
+    }).returning(COUNTS.c.key, COUNTS.c.count, COUNTS.c.expires_at)
 
 
-class DatabaseStorage(Storage):
-    STORAGE_SCHEME = ["database"]
+_SWEEP = delete(COUNTS).where(COUNTS.c.expires_at < bindparam("now"))
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
-        super().__init__(uri, wrap_exceptions, **options)
-        self._swept = 0.0
+
+@dataclass(frozen=True)
+class Hit:
+    """What one write left of one rate: its count in the window, and when the window ends."""
+
+    rate: Rate
+    count: int
+    ends: float
 
     @property
-    def base_exceptions(self) -> type[Exception]:
-        return SQLAlchemyError
+    def over(self) -> bool:
+        return self.count > self.rate.amount
 
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        now = clock()
-        engine = counts_engine()
-        with current_app.extensions.get("rate_counts_queue", NO_QUEUE), engine.begin() as conn:
-            row = conn.execute(_upsert(engine.dialect.name), {"key": key, "amount": amount, "until": now + expiry,
-                                                              "now": now}).one()
-            count, expires = int(row[0]), float(row[1])
-            if now - self._swept > SWEEP_EVERY:
-                self._swept = now
-                conn.execute(delete(COUNTS).where(COUNTS.c.expires_at < now))
-        if has_request_context():  # what this request's hit left, for its X-RateLimit headers (no second read)
-            g.setdefault("rate_counts", {})[key] = (count, expires)
-        return count
+    @property
+    def left(self) -> int:
+        return max(0, self.rate.amount - self.count)
 
-    def _seen(self, key: str) -> tuple[int, float] | None:
-        """The count and window end this request's own hit left (what its headers report, even if the window
-        ended a moment later), else what the database holds now for a window not over yet."""
-        if has_request_context() and key in g.get("rate_counts", {}):
-            return g.rate_counts[key]  # type: ignore[no-any-return]
-        with counts_engine().connect() as conn:
-            row = conn.execute(select(COUNTS.c.count, COUNTS.c.expires_at).where(COUNTS.c.key == key)).first()
-        if row is None or float(row[1]) <= clock():
-            return None
-        return int(row[0]), float(row[1])
 
-    def get(self, key: str) -> int:
-        seen = self._seen(key)
-        return seen[0] if seen is not None else 0
+def hit(client: str, limit: tuple[Rate, ...], now: float) -> list[Hit]:
+    """Count one write of ``client``, sent at ``now``, against each rate of ``limit``: one statement, committed."""
+    params: dict[str, Any] = {"now": now}
+    for i, rate in enumerate(limit):
+        params[f"key{i}"] = f"writes/{client}/{rate.key}"
+        params[f"until{i}"] = now + rate.seconds
+    engine = counts_engine()
+    extensions = current_app.extensions
+    with extensions.get("rate_counts_queue", NO_QUEUE), driver_writes(engine) as run:
+        rows = run(_upsert(engine.dialect.name, len(limit)), params)
+        if abs(now - extensions.get("rate_counts_swept", 0.0)) > SWEEP_EVERY:  # (this app, in this process)
+            extensions["rate_counts_swept"] = now
+            run(_SWEEP, {"now": now})
+    counted = {key: (int(count), float(ends)) for key, count, ends in rows}
+    return [Hit(rate, *counted[params[f"key{i}"]]) for i, rate in enumerate(limit)]
 
-    def get_expiry(self, key: str) -> float:
-        seen = self._seen(key)
-        return seen[1] if seen is not None else clock()
 
-    def check(self) -> bool:
-        try:
-            with counts_engine().connect() as conn:
-                conn.execute(select(1))
-            return True
-        except SQLAlchemyError:
-            return False
+@dataclass(frozen=True)
+class Verdict:
+    """A write's hits: refused if any rate is over; the headers report the rate with the fewest writes left."""
 
-    def reset(self) -> int | None:
-        with counts_engine().begin() as conn:
-            return conn.execute(delete(COUNTS)).rowcount
+    hits: list[Hit]
+    now: float
 
-    def clear(self, key: str) -> None:
-        with counts_engine().begin() as conn:
-            conn.execute(delete(COUNTS).where(COUNTS.c.key == key))
+    @property
+    def refused(self) -> bool:
+        return any(h.over for h in self.hits)
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds until every window this write was over has ended."""
+        return max(1, math.ceil(max(h.ends for h in self.hits if h.over) - self.now))
+
+    def headers(self) -> dict[str, str]:
+        tightest = min(self.hits, key=lambda h: (h.left, h.rate.seconds))
+        out = {"X-RateLimit-Limit": str(tightest.rate.amount), "X-RateLimit-Remaining": str(tightest.left),
+               "X-RateLimit-Reset": str(math.ceil(tightest.ends))}
+        if self.refused:
+            out["Retry-After"] = str(self.retry_after)
+        return out
+
+
+def judge(client: str, limit_text: str) -> Verdict:
+    """Count a write of ``client`` under the limit written as ``limit_text``, and say what it left."""
+    now = clock()
+    return Verdict(hit(client, rates(limit_text), now), now)
+

@@ -8,7 +8,6 @@ from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template, request
-from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import (
@@ -106,11 +105,6 @@ def other_http_error(e: HTTPException) -> Any:
 @bp.app_errorhandler(RequestEntityTooLarge)
 def too_large(e: RequestEntityTooLarge) -> Any:
     return answer(Refusal("too_large", kb=current_app.config["MAX_CONTENT_LENGTH"] // 1024))
-
-
-@bp.app_errorhandler(RateLimitExceeded)
-def rate_limited(e: RateLimitExceeded) -> Any:
-    return answer(Refusal("rate_limited"))  # (the limiter adds Retry-After)
 
 
 @bp.app_errorhandler(SecurityError)

@@ -21,15 +21,13 @@ import re
 import secrets
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, overload
 
 from flask import current_app
 from sqlalchemy import bindparam, false, insert, literal, or_, select, union_all, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ...cards import CardError
@@ -37,6 +35,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
+from ..driver import driver_reads, lone_read
 from ..errors import Refusal
 from ..models import (
     UNDOABLE,
@@ -49,7 +48,6 @@ from ..models import (
     Player,
     Result,
     db,
-    each_statement_commits,
     now,
 )
 from ..writequeue import WriteQueue
@@ -163,83 +161,6 @@ def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
     if row is None:
         return None
     return row[0], row[1], row[2] == digest
-
-
-Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any], tuple[Any, ...] | None]
-
-
-@lru_cache(maxsize=32)
-def _compiled(dialect: Any, statement: Any) -> Compiled:
-    """A statement's SQL in the driver's own form; the order of its parameters where the driver takes them by
-    position (SQLite's ``?``), None where it takes them by name (psycopg's ``%(name)s``); the values of those the
-    statement holds itself (a ``literal``); and what turns each column the driver returns into what SQLAlchemy
-    would (JSON text, SQLite's dates and booleans), None if nothing needs turning."""
-    compiled = statement.compile(dialect=dialect)
-    convert = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
-                    for column in statement.selected_columns)
-    return (compiled.string, tuple(compiled.positiontup) if dialect.positional else None,
-            {name: value for name, value in compiled.params.items() if value is not None},
-            convert if any(convert) else None)
-
-
-class DriverReads:
-    """Statements sent to the database driver on one connection of the engine's pool (``driver_reads``)."""
-
-    def __init__(self, dialect: Any, driver: Any) -> None:
-        self.dialect = dialect
-        self.driver = driver
-        self.sql: str | None = None  # the statement sent last (named by an error)
-        self.args: Any = None
-
-    def __call__(self, statement: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """The rows of a select, as SQLAlchemy would return them. Its parameters go as they are (text and
-        numbers: nothing in them needs turning into the driver's form)."""
-        sql, order, held, convert = _compiled(self.dialect, statement)
-        given = {**held, **params} if held else params
-        self.sql, self.args = sql, [given[name] for name in order] if order is not None else given
-        cursor = self.driver.cursor()
-        try:
-            cursor.execute(sql, self.args)
-            rows = cursor.fetchall()
-        finally:
-            cursor.close()
-        if convert is not None:
-            rows = [tuple(value if turn is None else turn(value) for turn, value in zip(convert, row)) for row in rows]
-        return rows
-
-
-@contextmanager
-def driver_reads(engine: Any) -> Iterator[DriverReads]:
-    """A connection of the engine's pool, for selects sent to its driver directly: the pool's checks stay (on
-    PostgreSQL a connection idle for a while is checked, ``models.PING_AFTER``; one that failed is replaced),
-    the rest of the engine's machinery (a ``Connection``, an execution context, a result object, an isolation
-    level set and reset at each checkout) does not. A poll's version read cost 340 µs through a ``Connection``
-    and 40 µs this way, and every poll makes one. On PostgreSQL each statement commits by itself (no BEGIN
-    before them nor ROLLBACK after). A failure raises the error SQLAlchemy would have raised (``DBAPIError``),
-    so every caller reports it as any failed read."""
-    failure = engine.dialect.loaded_dbapi.Error
-    reads: DriverReads | None = None
-    try:
-        conn = engine.raw_connection()  # (a database that cannot be reached fails here)
-        try:
-            with each_statement_commits(conn.driver_connection):
-                reads = DriverReads(engine.dialect, conn.driver_connection)
-                yield reads
-        except failure as e:
-            conn.invalidate(e)  # (a connection that failed is not given out again)
-            raise
-        finally:
-            conn.close()  # (back to the pool)
-    except failure as e:
-        sql, args = (reads.sql, reads.args) if reads is not None else (None, None)
-        raise DBAPIError.instance(sql, args, e, failure, hide_parameters=True, dialect=engine.dialect) from e
-
-
-def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:
-    """The first row of a select sent to the driver (``driver_reads``), or None."""
-    with driver_reads(engine) as read:
-        rows = read(statement, params)
-    return rows[0] if rows else None
 
 
 # ------------------------------------------------------------------------------------ a board's read
