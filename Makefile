@@ -2,6 +2,8 @@
 #   make run    set up, then serve the app on http://127.0.0.1:5000 (HOST and PORT override)
 #   make test   set up, then lint and run every test
 #   make lint   ruff (style, import order) and mypy (strict on the engine, plain on the web layer)
+#   make serve  set up, migrate, then serve with the production server on http://127.0.0.1:8000
+#               (HOST, PORT, WORKERS, THREADS, ACCESS_LOG=1 from the environment; docs/deploy.md)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -11,7 +13,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run test lint bench bench-compare loadtest setup translations clean
+.PHONY: run serve test lint bench bench-compare loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -30,6 +32,10 @@ translations: $(MO)
 run: setup
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+
+serve: setup
+	$(BIN)/flask --app app db upgrade
+	$(BIN)/python -m referee.web.server
 
 lint: setup
 	$(BIN)/ruff check .

@@ -1,4 +1,4 @@
-"""The entry point: ``flask --app app run``, ``gunicorn app:app``."""
+"""The entry point: ``flask --app app run``, and the production server's ``app:app`` (``referee/web/server.py``)."""
 
 import gc
 

@@ -1,5 +1,5 @@
-"""``make loadtest``: tables of phones against the production server (gunicorn) on loopback, stepped up until the
-target is missed.
+"""``make loadtest``: tables of phones against the production server (granian, started as ``referee.web.server``
+starts it) on loopback, stepped up until the target is missed.
 
 Each table is a game; each of its phones polls the board every 2 s with the ETag it last saw (a 304 while
 nothing changed), and one of them saves a hand every 4–6 s through the API; now and then a second phone saves
@@ -16,7 +16,7 @@ prints each step and the largest load that held, and exits non-zero if even the 
     make loadtest                                     # SQLite, stepped
     DATABASE_URL=postgresql://… make loadtest         # PostgreSQL (migrated first)
     LOADTEST_TABLES=300 make loadtest                 # one load only
-    INSTANCES=2 DATABASE_URL=postgresql://… make loadtest   # two gunicorn servers on one database, phones
+    INSTANCES=2 DATABASE_URL=postgresql://… make loadtest   # two servers on one database, phones
                                                             # spread over both
 """
 
@@ -39,6 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from referee.web import server  # noqa: E402 - (the production server's command, from the project beside)
+
 PHONES = int(os.environ.get("LOADTEST_PHONES", 6))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", 20))
 STEPS = [int(n) for n in (os.environ.get("LOADTEST_TABLES") or os.environ.get(
@@ -46,11 +49,11 @@ STEPS = [int(n) for n in (os.environ.get("LOADTEST_TABLES") or os.environ.get(
 POLL_EVERY = 2.0
 SAVE_EVERY = (4.0, 6.0)
 TWIN_EVERY = 5  # one save in five of a table is sent by two phones at once
-WORKERS = int(os.environ.get("WORKERS", 4))  # as docs/deploy.md runs it
-THREADS = int(os.environ.get("THREADS", 3))
+WORKERS = int(os.environ.get("WORKERS", server.WORKERS))  # as docs/deploy.md runs it
+THREADS = int(os.environ.get("THREADS", server.THREADS))
 INSTANCES = int(os.environ.get("INSTANCES", 1))
 TARGET_MS = 100.0
-KEEP_ALIVE = 10  # seconds the servers keep an idle connection open
+KEEP_ALIVE = server.KEEP_ALIVE_MS / 1000  # seconds the servers keep an idle connection open
 IDLE = KEEP_ALIVE - 3  # a phone's connection idle this long is opened again before it is used
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 TAG = re.compile(r'W/"([0-9a-f]+)-(\d+)-')
@@ -253,7 +256,7 @@ async def run(step: Step, ports: list[int]) -> dict[str, list[int]]:
     return await recorded(step, ports[-1])
 
 
-SERVER_GROUPS: list[int] = []  # the process groups of the servers started (each gunicorn and its workers)
+SERVER_GROUPS: list[int] = []  # the process groups of the servers started (each server and its workers)
 
 
 def server_cpu() -> float:
@@ -330,15 +333,11 @@ def report(step: Step, stored: dict[str, list[int]]) -> bool:
 
 
 def start_servers(env: dict[str, str]) -> tuple[list[subprocess.Popen], list[int]]:
-    bin_dir = Path(sys.executable).parent
     servers, ports = [], []
     for _ in range(INSTANCES):
         port = free_port()
-        servers.append(subprocess.Popen(
-            [str(bin_dir / "gunicorn"), "-w", str(WORKERS), "-k", "gthread", "--threads", str(THREADS),
-             "--keep-alive", str(KEEP_ALIVE), "--backlog", "4096", "--worker-connections", "4096",
-             "-b", f"127.0.0.1:{port}", "--log-level", "warning", "app:app"],
-            cwd=ROOT, env=env, start_new_session=True))
+        servers.append(subprocess.Popen(server.command(port=port, workers=WORKERS, threads=THREADS),
+                                        cwd=ROOT, env=env, start_new_session=True))
         SERVER_GROUPS.append(servers[-1].pid)  # (a new session: its group is its pid)
         ports.append(port)
     for port in ports:
@@ -365,7 +364,7 @@ def main() -> int:
     database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
     print(f"load test: {PHONES} phones a table polling every {POLL_EVERY:g} s, a hand saved every "
           f"{SAVE_EVERY[0]:g}–{SAVE_EVERY[1]:g} s per table (one in {TWIN_EVERY} by two phones at once), "
-          f"{SECONDS:g} s a step; {INSTANCES} server{'s' if INSTANCES > 1 else ''} × gunicorn {WORKERS} workers × "
+          f"{SECONDS:g} s a step; {INSTANCES} server{'s' if INSTANCES > 1 else ''} × granian {WORKERS} workers × "
           f"{THREADS} threads, {database}, {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     servers, ports = start_servers(env)
     best: Step | None = None

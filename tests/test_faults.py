@@ -13,7 +13,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 from flask_migrate import upgrade
 
-from referee.web import create_app
+from referee.web import create_app, server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,13 +31,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen:
+def start_server(db: Path, port: int, log: Path | None = None) -> subprocess.Popen:
+    """The production server (``referee.web.server``), two workers, on a SQLite file; its output to ``log``."""
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", SECRET_KEY="faults",
                RATE_LIMIT_WRITES="100000 per minute")  # one client saving as fast as it can, on purpose
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning", "app:app"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.time() + 60  # a busy machine starts gunicorn slowly; this is a wait, not a limit
+    out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - (the server's, until it ends)
+    proc = subprocess.Popen(server.command(port=port, workers=2, access_log=log is not None),
+                            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.time() + 60  # a busy machine starts the server slowly; this is a wait, not a limit
     while time.time() < deadline:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
@@ -217,3 +217,30 @@ def test_sqlite_writes_take_turns_and_one_that_never_gets_its_turn_writes_nothin
     for t in threads:
         t.join(timeout=60)
     assert codes == [201] * 8
+
+
+def test_the_production_servers_access_log_holds_no_token_and_a_large_body_is_refused(migrated_db, tmp_path):
+    """granian's own access log (``ACCESS_LOG=1``) shows a game link as ``/g/***``; a body over the app's cap is
+    refused with 413 before the app reads it, on the real server."""
+    port, log = free_port(), tmp_path / "server.log"
+    proc = start_server(migrated_db, port, log)
+    try:
+        status, g = api(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
+        assert status == 201
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for path in (f"/g/{g['edit_token']}/board", f"/g/{g['view_token']}"):
+            conn.request("GET", path)
+            assert conn.getresponse().read() and True
+        conn.request("POST", "/api/v1/games", body=b"{" + b" " * 400_000 + b"}",
+                     headers={"Content-Type": "application/json"})
+        refused = conn.getresponse()
+        assert refused.status == 413 and json.loads(refused.read())["error"]["code"] == "too_large"
+        deadline = time.time() + 10
+        while "/board" not in log.read_text() and time.time() < deadline:
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    text = log.read_text()
+    assert "/g/***/board" in text and "GET /g/***" in text and "POST /api/v1/games" in text, text
+    assert g["edit_token"] not in text and g["view_token"] not in text

@@ -51,7 +51,7 @@ def test_a_form_without_its_token_is_still_refused(csrf_client):
 
 @pytest.mark.parametrize("how", ["proxy", "tls"])
 def test_forms_work_over_https_without_a_referer(csrf_client, how):
-    """Behind a proxy that says X-Forwarded-Proto: https (gunicorn trusts it from loopback), or with TLS in the
+    """Behind a proxy that says X-Forwarded-Proto: https (trusted with ``TRUST_PROXY``), or with TLS in the
     server itself: the browser sends no Referer (Referrer-Policy: no-referrer), and the form must still save."""
     game = create(csrf_client, players=PLAYERS)
     kw = ({"environ_overrides": {"wsgi.url_scheme": "https"}, "headers": {"X-Forwarded-Proto": "https"}}

@@ -115,8 +115,9 @@ def test_the_request_log_and_the_access_log_hold_no_token(client, caplog):
     caplog.set_level(logging.INFO)
     for name, args in (("werkzeug", ('%s - - [%s] "%s" %s %s', "127.0.0.1", "now",
                                      f"GET /g/{g['edit_token']}/board HTTP/1.1", "304", "-")),
-                       ("gunicorn.access", ('%(h)s "%(r)s" %(s)s', {"h": "127.0.0.1", "s": "200",
-                                                                       "r": f"POST /g/{g['edit_token']}/hand HTTP/1.1"}))):
+                       ("granian.access", ('%(addr)s "%(method)s %(path)s" %(status)d',
+                                           {"addr": "127.0.0.1", "status": 200, "method": "POST",
+                                            "path": f"/g/{g['edit_token']}/hand"}))):
         logger = logging.getLogger(name)
         logger.disabled = False  # (the migrations' logging set-up, run in this process, turned it off)
         logger.info(args[0], *args[1:]) if isinstance(args[1], str) else logger.info(args[0], args[1])

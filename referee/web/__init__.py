@@ -36,7 +36,7 @@ def database_url(url: str | None, instance: Path) -> str:
 def pool_options() -> dict[str, Any]:
     """The connection pool of each server process. A request holds one connection at a time (the poll's own
     query, the write limit's count and the request's session take turns), so as many as a process has threads
-    (gunicorn's ``--threads``, 3 in ``docs/deploy.md``) are kept open, and a few more are opened for a burst
+    (the server's ``THREADS``, 3: ``server.py``) are kept open, and a few more are opened for a burst
     rather than making a request wait. On PostgreSQL a connection idle for some seconds is checked before it
     is used again (``models.PING_AFTER``), and each is replaced after half an hour, before a firewall or the
     server drops it as idle (SQLite's file needs neither). ``DB_POOL_SIZE`` and ``DB_MAX_OVERFLOW`` override the

@@ -9,7 +9,7 @@ and logs that never hold a game's token.
   a game) one client may send, counted in the app's own database by every process and server on it
   (``ratelimit``); ``RATE_LIMIT=off`` turns the limit off. A client is its address as the server sees it
   (behind a proxy, set ``TRUST_PROXY``).
-- The app's own log lines (the development server's request log, gunicorn's access log when the app runs
+- The app's own log lines (the development server's request log, granian's access log when the app runs
   under it, warnings) show ``/g/***`` for a game link and ``Bearer ***`` for a token.
 """
 
@@ -91,7 +91,8 @@ def _masked(value: Any) -> Any:
 
 
 class MaskTokens(logging.Filter):
-    """Masks tokens in a log record's message and its arguments (a tuple, or gunicorn's dict of atoms)."""
+    """Masks tokens in a log record's message and its arguments (a tuple, or granian's dict of a request's
+    parts)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
@@ -103,7 +104,7 @@ class MaskTokens(logging.Filter):
         return True
 
 
-LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error", "sqlalchemy.engine")
+LOGGERS = ("werkzeug", "granian.access", "_granian", "sqlalchemy.engine")
 
 
 def init_app(app: Flask) -> None:

@@ -2,7 +2,7 @@
 one or more rates (``"10 per second;120 per minute"``, ``RATE_LIMIT_WRITES``), in fixed windows.
 
 The counts are kept in the app's own database, so every server process and every server on one database count
-a client's writes together: two gunicorn workers, or two machines, never double a client's allowance, and a
+a client's writes together: two server processes, or two machines, never double a client's allowance, and a
 restart forgets nothing. One row per client and rate: its count and when its window ends.
 
 A write's hit is **one statement for all of the client's rates**: an upsert of one row per rate that starts a

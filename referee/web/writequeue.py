@@ -5,7 +5,7 @@ longer each time (1, 2, 5, 10 … 100 ms), and one that arrives later may get in
 waited for the lock most of its time: at 100 tables the version bump that opens a write took 2 ms at the
 median, 43 ms at the 90th percentile and 843 ms at the 99th, while the write itself held the lock for 11 ms
 at the 90th (``docs/bench.md``). Here a write takes its turn first: threads of one process wait on a lock
-that wakes the next one at once, and processes (gunicorn's workers, or another server on the same file) take
+that wakes the next one at once, and processes (the server's workers, or another server on the same file) take
 turns on an advisory lock on a file beside the database, checked every half millisecond. A turn not had
 within the database's busy timeout fails as a locked database does (503, nothing written).
 

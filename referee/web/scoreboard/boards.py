@@ -1,7 +1,7 @@
 """Boards drawn once for each version of a game on a machine, not once for each process that is asked.
 
 After a save every phone at the table fetches the new board. Drawing one costs several times what answering
-a poll does (the game read again, its state worked out, the templates drawn), and each gunicorn worker drew
+a poll does (the game read again, its state worked out, the templates drawn), and each server worker drew
 its own: at 100 tables on two workers, board draws were 40% of the servers' CPU (``docs/bench.md``). Now the
 first worker to draw a version writes it to a file that every worker on the machine reads; a process keeps
 the boards it last used in memory in front of that.

@@ -1,0 +1,44 @@
+"""The production server: granian (HTTP in Rust, the app on a few Python threads in each worker process), run
+as ``make serve``, ``python -m referee.web.server``, or the command ``command`` prints. The load test and the
+tests that kill a running server start it the same way.
+
+Chosen over gunicorn because HTTP parsing and connection handling leave Python: about a third less CPU a
+request side by side (``docs/decisions.md``, ``docs/bench.md``).
+
+``HOST`` (default 127.0.0.1), ``PORT`` (8000), ``WORKERS`` (processes) and ``THREADS`` (Python threads in each)
+override the defaults; ``ACCESS_LOG=1`` logs each request (its game links masked, ``public.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+WORKERS = 4  # processes: two cores; see docs/deploy.md for the side-by-side runs behind these numbers
+THREADS = 3  # Python threads in each (the database pool of each process is sized for them: ``pool_options``)
+KEEP_ALIVE_MS = 10_000  # how long a client may take to send a request's headers, the next ones on a connection
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def command(host: str = "127.0.0.1", port: int = 8000, workers: int = WORKERS, threads: int = THREADS,
+            access_log: bool = False) -> list[str]:
+    """The command line that serves ``app:app`` (run it in the project's folder)."""
+    granian = shutil.which("granian", path=str(Path(sys.executable).parent)) or "granian"
+    return [granian, "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", str(threads),
+            "--host", host, "--port", str(port), "--backlog", "4096", "--no-ws",
+            "--http1-header-read-timeout", str(KEEP_ALIVE_MS), "--respawn-failed-workers",
+            "--log-level", "warning", *(["--access-log"] if access_log else []), "app:app"]
+
+
+def main() -> None:
+    args = command(os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", 8000)),
+                   int(os.environ.get("WORKERS", WORKERS)), int(os.environ.get("THREADS", THREADS)),
+                   os.environ.get("ACCESS_LOG", "") not in ("", "0"))
+    os.chdir(ROOT)
+    os.execv(args[0], args)
+
+
+if __name__ == "__main__":
+    main()
