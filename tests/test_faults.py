@@ -47,7 +47,7 @@ def start_server(db: Path, port: int, log: Path | None = None) -> subprocess.Pop
                 return proc
         except OSError:
             time.sleep(0.1)
-    proc.kill()
+    os.killpg(proc.pid, signal.SIGKILL)  # (its workers too)
     raise RuntimeError("the server did not start")
 
 
@@ -244,3 +244,19 @@ def test_the_production_servers_access_log_holds_no_token_and_a_large_body_is_re
     text = log.read_text()
     assert "/g/***/board" in text and "GET /g/***" in text and "POST /api/v1/games" in text, text
     assert g["edit_token"] not in text and g["view_token"] not in text
+
+
+def test_a_server_asked_to_stop_stops_even_just_after_it_started(migrated_db):
+    """Asked to stop as soon as it answers (a restart right after a start, its second worker maybe still
+    loading the app), the server stops within its time to stop (``server.STOP_WITHIN_S``): without that time
+    granian waited for such a worker for ever. Three starts and stops, each at once."""
+    for _ in range(3):
+        proc = start_server(migrated_db, free_port())
+        asked = time.monotonic()
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=server.STOP_WITHIN_S + 20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("the server did not stop")
+        assert time.monotonic() - asked < server.STOP_WITHIN_S + 5
