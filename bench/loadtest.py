@@ -6,7 +6,7 @@ nothing changed), and one of them saves a hand every 4–6 s through the API; no
 the same hand at the same moment (exactly one of the two may be recorded). A probe asks /healthz throughout,
 so its figures stand beside the others in the same run. Every table comes from an address of its own (sent as
 X-Forwarded-For, the servers trust one proxy), so the write limit runs at its default, as it does for real
-tables.
+tables, and its phones' browsers ask for one of the four languages (Accept-Language), as real ones do.
 
 The load is stepped up (``LOADTEST_STEPS`` tables, default 50, 75, 100, 125, 150, 200, … 400) until a step
 misses the target: no errors, p99 under 100 ms for polls and saves, no save lost or recorded twice, and every
@@ -56,6 +56,8 @@ TARGET_MS = 100.0
 KEEP_ALIVE = server.KEEP_ALIVE_MS / 1000  # seconds the servers keep an idle connection open
 IDLE = KEEP_ALIVE - 3  # a phone's connection idle this long is opened again before it is used
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+# what phones' browsers send, one for each table (by its address): the app reads it to choose the language
+ASKED = ("en-US,en;q=0.9", "es-ES,es;q=0.9,en;q=0.8", "pt-BR,pt;q=0.9,en-US;q=0.8,en;q=0.7", "de-DE,de;q=0.9,en;q=0.8")
 TAG = re.compile(r'W/"([0-9a-f]+)-(\d+)-')
 
 
@@ -65,6 +67,7 @@ class Connection:
     def __init__(self, port: int, address: str) -> None:
         self.port = port
         self.address = address  # the phone's address, as the proxy in front of the servers would pass it on
+        self.language = ASKED[int(address.rsplit(".", 1)[1]) % len(ASKED)]  # (its browser's Accept-Language)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.used = 0.0
@@ -80,7 +83,7 @@ class Connection:
                     self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
                 payload = json.dumps(body).encode() if body is not None else b""
                 lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}",
-                         f"X-Forwarded-For: {self.address}"]
+                         f"X-Forwarded-For: {self.address}", f"Accept-Language: {self.language}"]
                 if body is not None:
                     lines.append("Content-Type: application/json")
                 lines += [f"{k}: {v}" for k, v in (headers or {}).items()]

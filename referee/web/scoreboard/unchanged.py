@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie
+from werkzeug.http import parse_cookie
 
 from .. import security_headers
 from ..i18n import COOKIE, remembered_or_asked
@@ -83,9 +82,8 @@ class UnchangedBoards:
             return None  # (a 404 page, from the app)
         environ[routes.BOARD_READ] = found  # a changed board: the app draws it from this read, not from a second one
         cookie = parse_cookie(environ.get("HTTP_COOKIE")).get(COOKIE)
-        accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
         game_id, version, can_edit = found
-        lang = remembered_or_asked(cookie, accepted, self.languages)
+        lang = remembered_or_asked(cookie, environ.get("HTTP_ACCEPT_LANGUAGE"), self.languages)
         return routes.board_tag(game_id, version, lang, can_edit), game_id, lang, can_edit
 
 
