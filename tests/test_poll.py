@@ -451,14 +451,17 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, 
                     orm, can_edit = services.find(token)
                     read, read_can_edit = services.read_board(token)
                     assert can_edit == read_can_edit, why
-                    drawn = [routes.board_fragment(game, can_edit, token, csrf_token=lambda: "form-token")
-                             for game in (orm, read)]
+                    drawn = []
+                    for game in (orm, read):  # (each draws its hand-by-hand table: none kept from the other)
+                        app.extensions["histories"].clear()
+                        drawn.append(routes.board_fragment(game, can_edit, token, csrf_token=lambda: "form-token"))
                     db.session.remove()
                 assert drawn[0] == drawn[1], (why, token == g["edit_token"], lang)
                 # the game's page reads the game as a poll's board does, and is the page the ORM's game gives
                 pages = []
                 for reader in (services.read_board, services.find):
                     monkeypatch.setattr(services, "read_board", reader)
+                    app.extensions["histories"].clear()
                     html = client.get(f"/g/{token}?lang={lang}").get_data(as_text=True)
                     pages.append(re.sub(r'name="csrf_token" value="[^"]*"', "", html))
                 monkeypatch.undo()
@@ -520,3 +523,47 @@ def test_a_view_links_board_drawn_already_is_answered_before_the_app_as_the_app_
     assert client.get(f"/g/{g['view_token']}/board", headers={"If-None-Match": tag,
                                                                "Accept-Language": "de"}).status_code == 200
     assert reached  # no German board drawn yet: the app drew it
+
+
+def test_the_hand_by_hand_table_is_drawn_again_whenever_what_it_shows_changes(app, client, monkeypatch):
+    """A board drawn after a buy or a player going down keeps the hand-by-hand table and chart it drew for the same
+    hands (``routes.drawn_history``); a save, a correction, a renamed player, another language or the other link
+    draws them again, and every board shows what the game holds now."""
+    g = new_game(client)
+    edit = f"/g/{g['edit_token']}"
+    drawn = []
+    real = routes.chart
+    monkeypatch.setattr(routes, "chart", lambda st: drawn.append(tuple(st.names)) or real(st))
+
+    def board(token=g["view_token"], lang="en"):
+        return client.get(f"/g/{token}/board?lang={lang}").get_data(as_text=True)
+
+    def penalties(html):
+        row = re.search(r'<tr id="hand-1".*?</tr>', html, re.S)
+        return re.findall(r'<td class="num">(?:<span class="went-out-mark"[^>]*>)?(\d+)', row.group(0))
+
+    save(client, g, 1)
+    first = board()
+    assert len(drawn) == 1 and penalties(first) == ["0", "15", "15", "15"]
+    for seat in (1, 2):
+        assert client.post(edit + "/down", data={"hand": 2, "seat": seat, "down": 1}).status_code == 302
+        assert client.post(edit + "/buy", data={"hand": 2, "seat": seat}).status_code == 302
+        again = board()
+        assert "is-down" in again and again != first
+        assert len(drawn) == 1  # the same hands: the table and chart as drawn
+    assert len(drawn) == 1 and 'id="hand-1"' in board() and "correct-link" not in board()
+    assert "correct-link" in board(g["edit_token"]) and len(drawn) == 2  # the edit link's own (its links)
+    assert "Rodada a rodada" in board(lang="pt") and len(drawn) == 3  # another language: its own
+    r = client.post(edit + "/hands/1", data={"out": "0", "cards_1": "K", "cards_2": "7", "cards_3": "A",
+                                             "version": client.get(f"/api/v1/games/{g['id']}",
+                                                                   headers=auth(g["view_token"])).json["version"]})
+    assert r.status_code == 302
+    assert penalties(board()) == ["0", "10", "5", "15"] and len(drawn) == 4
+    assert client.post(edit + "/players/rename", data={"seat": 1, "name": "Bea"}).status_code == 302
+    renamed = board()
+    assert len(drawn) == 5 and '<span title="Bea">Bea</span>' in renamed and 'title="Ben"' not in renamed
+    r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 2, "out": "Bea", "leftovers": {"Ann": ["K"], "Cy": ["5"],
+                                                                                       "Dee": ["7"]}},
+                    headers=auth(g["edit_token"]))
+    assert r.status_code == 201, r.json
+    assert 'id="hand-2"' in board() and len(drawn) == 6

@@ -25,6 +25,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Hashable
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,21 +44,26 @@ def marks(secret: str) -> tuple[str, str]:
 
 
 class Boards:
-    """The boards a process keeps in memory, by ETag, the most recently used last; at most ``size``."""
+    """What a process keeps in memory of boards drawn, the most recently used last, at most ``size``: boards by
+    ETag, or parts of boards by what they were drawn from (``routes.drawn_history``)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._drawn: OrderedDict[str, str] = OrderedDict()
+        self._drawn: OrderedDict[Hashable, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, tag: str) -> str | None:
+    def get(self, tag: Hashable) -> str | None:
         with self._lock:
             html = self._drawn.get(tag)
             if html is not None:
                 self._drawn.move_to_end(tag)
             return html
 
-    def put(self, tag: str, html: str) -> None:
+    def clear(self) -> None:
+        with self._lock:
+            self._drawn.clear()
+
+    def put(self, tag: Hashable, html: str) -> None:
         with self._lock:
             self._drawn[tag] = html
             self._drawn.move_to_end(tag)

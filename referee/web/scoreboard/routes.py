@@ -40,7 +40,7 @@ from ...verdicts import CODES
 from .. import ROOT, jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
-from ..i18n import gettext, message, select_locale
+from ..i18n import gettext, lang, message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
@@ -257,12 +257,30 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
     points = {str(Leftover(r)): st.rules.rank_points(r) for r in (*Rank, None)}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
                 contract_words=contract_words, points=points, view_token=game.view_token,
-                buy_limit=st.rules.buy_limit, chart=chart(st), version=game.version,
+                buy_limit=st.rules.buy_limit, history=lambda: drawn_history(st, can_edit, token), version=game.version,
                 etag=etag_for(game.id, game.version, can_edit),
                 last_change=services.last_change(game) if can_edit else None, change_text=change_text,
                 referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
                 outcome_words=outcome_words, redo_change=services.redoable(game) if can_edit else None,
                 cutter_of=lambda number: services.cutter_of(game, number))
+
+
+def drawn_history(st: Any, can_edit: bool, token: str) -> Markup:
+    """The board's hand-by-hand table and chart (``games/_history.html``), drawn once for each set of recorded
+    hands and kept by this process: a buy or a player going down (most of a hand's changes) draws the board
+    again, and these, about a sixth of the time a board takes to draw, stay as they were. The key holds all
+    that the template reads, so what is kept is only ever the same text drawn again."""
+    names = tuple(st.names)
+    key = (lang(), request.script_root, can_edit, token if can_edit else "", len(st.rules.hands), names,
+           tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in st.hands),
+           tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in st.replays))
+    kept: Boards = current_app.extensions["histories"]
+    html = kept.get(key)
+    if html is None:
+        html = current_app.jinja_env.get_template("games/_history.html").render(
+            st=st, can_edit=can_edit, token=token, chart=chart(st))
+        kept.put(key, html)
+    return Markup(html)
 
 
 def board_fragment(game: Any, can_edit: bool, token: str, **extra: Any) -> str:
@@ -274,6 +292,7 @@ def board_fragment(game: Any, can_edit: bool, token: str, **extra: Any) -> str:
 def _boards(state: Any) -> None:
     app = state.app
     app.extensions["boards"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
+    app.extensions["histories"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
     app.extensions["board_files"] = BoardFiles(Path(app.config.get("BOARD_DIR") or Path(app.instance_path) /
                                                     "boards"))
 
@@ -640,7 +659,8 @@ def share(token: str) -> str:
 @bp.get("/g/<token>/sheet")
 def sheet(token: str) -> str:
     game, can_edit = load(token)
-    return render_template("games/sheet.html", **board_context(game, can_edit, token))
+    ctx = board_context(game, can_edit, token)
+    return render_template("games/sheet.html", chart=chart(ctx["st"]), **ctx)
 
 
 @bp.get("/g/<token>/export.json")
