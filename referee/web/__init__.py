@@ -110,6 +110,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # wait this long for another writer before giving up (busy timeout)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    if uri.startswith("postgresql"):
+        # no prepared statements: psycopg drops them all after any rollback (most requests end with one), with a
+        # DEALLOCATE ALL of its own, a round trip more, and a save's results' insert was prepared anew each time
+        options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            **options, "connect_args": {"prepare_threshold": None, **options.get("connect_args", {})}}
     if uri not in ("sqlite://", "sqlite:///:memory:"):  # (a database in memory has a pool of one)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**pool_options(),
                                                    **app.config["SQLALCHEMY_ENGINE_OPTIONS"]}
