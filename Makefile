@@ -1,7 +1,8 @@
 # Two commands on a fresh machine with Python 3.11, make and git:
 #   make run    set up, then serve the app on http://127.0.0.1:5000 (HOST and PORT override)
 #   make test   set up, then lint and run every test
-#   make lint   ruff (style, import order) and mypy (strict on the engine, plain on the web layer)
+#   make lint   ruff (style, import order) and mypy (strict on the engine, plain on the web layer and
+#               the benchmarks)
 #   make serve  set up, migrate, then serve with the production server on http://127.0.0.1:8000
 #               (HOST, PORT, WORKERS, THREADS, ACCESS_LOG=1 from the environment; docs/deploy.md)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -41,6 +42,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee --exclude '^referee/web/'
 	$(BIN)/mypy referee/web app.py
+	$(BIN)/mypy bench
 
 test: setup lint
 	$(BIN)/python -m pytest

@@ -77,8 +77,8 @@ def main() -> None:
     # melds to check: each hand's arrangement where it has one, its near miss where it does not
     arranged = [(r, h, c, arrange(r, h, c)) for r, h, c in corpus]
     checks = [(r, h, a.melds) for r, h, c, a in arranged if a.melds]
-    print(f"  possible: {sum(a.possible for *_, a in arranged)}; impossible: "
-          f"{sum(not a.possible for *_, a in arranged)}")
+    print(f"  possible: {sum(1 for *_, a in arranged if a.possible)}; impossible: "
+          f"{sum(1 for *_, a in arranged if not a.possible)}")
 
     print("in-process")
     for r, h, m in checks[:20]:
@@ -147,9 +147,9 @@ def main() -> None:
         kept.append(timed(lambda: call("GET", f"/g/{view}/board", headers={"If-None-Match": stale})))
         page.append(timed(lambda: call("GET", f"/g/{view}")))
         conn.request("GET", f"/g/{view}/board")  # the tag of the version now, as a phone that has it holds it
-        r = conn.getresponse()
-        r.read()
-        tag[0] = r.getheader("ETag") or ""
+        resp = conn.getresponse()
+        resp.read()
+        tag[0] = resp.getheader("ETag") or ""
         # /healthz and the poll side by side, each after a request (not after the change made in this process)
         health.append(timed(lambda: call("GET", "/healthz")))
         poll.append(timed(lambda: call("GET", f"/g/{view}/board", headers={"If-None-Match": tag[0]}, expect=304)))

@@ -17,7 +17,7 @@ SEED = 20261129
 def hands(count: int = 240) -> list[tuple[Rules, int, list[Card]]]:
     rng = random.Random(SEED)
     families = [resolve(f, players=4) for f in ("liverpool", "progressive", "contract")]
-    out = []
+    out: list[tuple[Rules, int, list[Card]]] = []
     while len(out) < count:
         rules = families[len(out) % 3]
         hand = 5 + len(out) % 3

@@ -37,6 +37,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -161,7 +162,7 @@ def save_body(hand: int) -> dict:
 
 
 async def table(step: Step, ports: list[int], t: int, game: dict, stop: float) -> None:
-    state = {"game": game, "hand": 1}
+    state: dict[str, Any] = {"game": game, "hand": 1}
     address = f"10.{t // 65536 % 256}.{t // 256 % 256}.{t % 256}"
 
     async def phone(i: int) -> None:
@@ -315,9 +316,9 @@ def report(step: Step, stored: dict[str, list[int]]) -> bool:
     lost = double = 0
     for gid, acks in step.saved.items():
         told = sorted(h for h, _, _ in acks if h)
-        held = stored.get(gid, [])
-        lost += len(set(told) - set(held))
-        double += (len(held) - len(set(held))) + len(set(held) - set(told)) + (len(told) - len(set(told)))
+        kept = stored.get(gid, [])
+        lost += len(set(told) - set(kept))
+        double += (len(kept) - len(set(kept))) + len(set(kept) - set(told)) + (len(told) - len(set(told)))
     bad_twins = sum(1 for a, b in step.twins if sorted((a, b)) != [201, 409])
     # visibility: a poll sent after a save was answered shows that save's version (or a later game's)
     stale = 0
