@@ -230,7 +230,7 @@ def test_the_production_servers_access_log_holds_no_token_and_a_large_body_is_re
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         for path in (f"/g/{g['edit_token']}/board", f"/g/{g['view_token']}"):
             conn.request("GET", path)
-            assert conn.getresponse().read() and True
+            assert conn.getresponse().read()
         conn.request("POST", "/api/v1/games", body=b"{" + b" " * 400_000 + b"}",
                      headers={"Content-Type": "application/json"})
         refused = conn.getresponse()

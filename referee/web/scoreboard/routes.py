@@ -271,9 +271,12 @@ def drawn_history(st: Any, can_edit: bool, token: str) -> Markup:
     again, and these, about a sixth of the time a board takes to draw, stay as they were. The key holds all
     that the template reads, so what is kept is only ever the same text drawn again."""
     names = tuple(st.names)
+
+    def scores(rows: Any) -> tuple[Any, ...]:
+        return tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in rows)
+
     key = (lang(), request.script_root, can_edit, token if can_edit else "", len(st.rules.hands), names,
-           tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in st.hands),
-           tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in st.replays))
+           scores(st.hands), scores(st.replays))
     kept: Boards = current_app.extensions["histories"]
     html = kept.get(key)
     if html is None:
