@@ -165,3 +165,24 @@ def test_a_name_in_a_narrow_column_breaks_only_at_spaces_and_hyphens(app, name, 
     with app.test_request_context("/"):
         template = app.jinja_env.from_string("{{ pname(n) }}|{{ pname(n, reveal=False) }}")
         assert template.render(n=name) == html + "|" + html.replace(' tabindex="0"', "", 1)
+
+
+# ------------------------------------------------------------------------------------------ a server's start
+def test_a_warmed_process_compiles_no_template_for_its_first_pages(app, monkeypatch):
+    """``warm`` (run by the production entry point as each server process starts) compiles the templates the
+    first requests would otherwise compile while a phone waits: the first board, page and rules page, in
+    each language, compile nothing."""
+    from referee.web import warm
+
+    warm(app)
+    compiled: list[str] = []
+    compile_ = app.jinja_env.compile
+    monkeypatch.setattr(app.jinja_env, "compile", lambda *a, **k: compiled.append(str(a[1:2])) or compile_(*a, **k))
+    client = app.test_client()
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]})
+    game = r.get_json()
+    for code in LANGUAGES:
+        headers = {"Accept-Language": code}
+        for path in (f"/g/{game['view_token']}/board", f"/g/{game['edit_token']}", "/rules/liverpool"):
+            assert client.get(path, headers=headers).status_code == 200, path
+    assert compiled == []
