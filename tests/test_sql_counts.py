@@ -74,6 +74,31 @@ def test_a_hand_saved_through_the_api(app, client):
     assert len(seen) <= 6, seen
 
 
+def test_a_hand_saved_through_the_api_is_one_transaction(app, client):
+    """The totals the answer gives are read before the save commits (the totals it left): no transaction is
+    begun again after the commit to read them, and so none is rolled back at the end of the request."""
+    g = new_game(client)
+    with app.app_context():
+        engine = db.engine
+    steps: list[str] = []
+    listeners = {"begin": lambda conn: steps.append("BEGIN"), "commit": lambda conn: steps.append("COMMIT"),
+                 "rollback": lambda conn: steps.append("ROLLBACK"),
+                 "before_cursor_execute": lambda conn, cursor, statement, *rest: steps.append(statement)}
+    for name, listener in listeners.items():
+        event.listen(engine, name, listener)
+    try:
+        r = client.post(f"/api/v1/games/{g['id']}/hands", json={
+            "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": ["JK"]}},
+            headers={"Authorization": f"Bearer {g['edit_token']}"})
+    finally:
+        for name, listener in listeners.items():
+            event.remove(engine, name, listener)
+    assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
+    kinds = [s if s in ("BEGIN", "COMMIT", "ROLLBACK") else "SELECT totals" if "results.penalty" in s else "-"
+             for s in steps]
+    assert [k for k in kinds if k != "-"] == ["BEGIN", "SELECT totals", "COMMIT"], steps
+
+
 def test_a_buy(app, client):
     g = new_game(client)
     with counted(app) as seen:

@@ -429,14 +429,14 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
-        hand = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
-                                    exact_cut=bool_field(data, "exact_cut", False),
-                                    expected_version=version_field(data))
+        saved = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
+                                     exact_cut=bool_field(data, "exact_cut", False),
+                                     expected_version=version_field(data), with_totals=True)
     except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
         raise
-    return hand_result(game, hand), 201
+    return hand_result(game, saved), 201
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
@@ -446,9 +446,9 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
     game = _game_for(game_id, write=True)
     expected = version_field(data)
     out, entries = _api_entries(game, data)
-    hand = services.correct_hand(game, number, out, entries, expected, via="api",
-                                 exact_cut=bool_field(data, "exact_cut", False))
-    return hand_result(game, hand), 200
+    saved = services.correct_hand(game, number, out, entries, expected, via="api",
+                                  exact_cut=bool_field(data, "exact_cut", False), with_totals=True)
+    return hand_result(game, saved), 200
 
 
 def version_field(data: dict[str, Any]) -> int | None:
@@ -459,10 +459,10 @@ def version_field(data: dict[str, Any]) -> int | None:
     return expected
 
 
-def hand_result(game: Any, hand: Any) -> Response:
+def hand_result(game: Any, saved: services.Saved) -> Response:
     names = [p.name for p in game.players]
-    return jsonify({"hand": hand.number, "penalties": {names[r.seat]: r.score for r in hand.results},
-                    "totals": services.totals(game), "version": game.version})
+    return jsonify({"hand": saved.hand.number, "penalties": {names[r.seat]: r.score for r in saved.hand.results},
+                    "totals": saved.totals, "version": game.version})
 
 
 @bp.post("/games/<game_id>/end")

@@ -403,7 +403,7 @@ def record(token: str) -> Any:
         number = _hand_number(form)
         entries = _entries(form, game.players)
         hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
-                                    expected_version=_seen_version(form))
+                                    expected_version=_seen_version(form)).hand
     except RefereeError as e:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")

@@ -23,7 +23,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from flask import current_app
 from sqlalchemy import bindparam, false, insert, literal, or_, select, union_all, update
@@ -505,8 +505,19 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 RECORDED = ("last_undoable", "changes", "hands", "hands_recorded", "current_buys")
 
 
+class Saved(NamedTuple):
+    """A hand as a save wrote it, and, when asked for (``with_totals``), each player's total with it: read inside
+    the save's transaction, so they are the totals this save left, and on PostgreSQL no further transaction is
+    opened and rolled back to read them (two round trips, and psycopg drops its prepared statements after a
+    rollback)."""
+
+    hand: Hand
+    totals: dict[str, int] | None
+
+
 def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None) -> Hand:
+                via: str = "edit link", exact_cut: bool = False, expected_version: Any = None,
+                with_totals: bool = False) -> Saved:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
     the game changed since, nothing is saved (the hand already recorded by another phone is said first)."""
     if not isinstance(number, int) or isinstance(number, bool):
@@ -521,9 +532,10 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
             w.expect(expected)
             hand = _record(game, number, out_seat, entries, via, exact_cut,
                            scored=early if w.version == read else None)
+            summed = totals(game) if with_totals else None
     except IntegrityError:
         raise Refusal("already_recorded", "hand", hand=number) from None
-    return hand
+    return Saved(hand, summed)
 
 
 def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
@@ -587,7 +599,8 @@ _INSERT_CHANGE = insert(Change.__table__).values(game_id=bindparam("game"), via=
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
-                 expected_version: Any, via: str = "edit link", exact_cut: bool = False) -> Hand:
+                 expected_version: Any, via: str = "edit link", exact_cut: bool = False,
+                 with_totals: bool = False) -> Saved:
     if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
     expected = _version_arg(expected_version)
@@ -606,7 +619,8 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
                               after=_snapshot(hand)))
-    return hand
+        summed = totals(game) if with_totals else None
+    return Saved(hand, summed)
 
 
 @dataclass
