@@ -189,3 +189,24 @@ def test_the_write_limit_counts_a_write_in_one_statement_whatever_its_rates(app,
     assert r.status_code == 201 and r.headers["X-RateLimit-Remaining"] == "8"  # the second write this second
     assert len([s for s in seen if "rate_limits" in s]) == 1, seen
     assert len(seen) <= 7, seen
+
+
+def test_on_postgresql_a_statement_used_again_is_prepared_with_a_generic_plan(app, client):
+    """PostgreSQL plans each statement once: psycopg prepares it on its second use on a connection, and the
+    connection asks for generic plans, so a poll's version read is not planned again on every poll."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "postgresql":
+        return  # (SQLite keeps its own cache of compiled statements)
+    g = new_game(client)
+    raw = engine.raw_connection()
+    try:
+        conn = raw.driver_connection
+        conn.autocommit = True
+        assert conn.execute("SHOW plan_cache_mode").fetchone()[0] == "force_generic_plan"
+        for _ in range(3):
+            conn.execute("SELECT version FROM games WHERE id = %s", (g["id"],))
+        prepared = conn.execute("SELECT statement, generic_plans FROM pg_prepared_statements").fetchall()
+    finally:
+        raw.close()
+    assert [p for p in prepared if "FROM games WHERE id" in p[0] and p[1] >= 1], prepared

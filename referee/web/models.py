@@ -283,6 +283,22 @@ def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-unt
     cursor.close()
 
 
+@event.listens_for(Engine, "connect")
+def _generic_plans(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
+    """PostgreSQL: a prepared statement is planned once, when it is prepared, not again for each use (its
+    ``plan_cache_mode``). Every statement the app sends looks rows up by a key, where the generic plan is the
+    one a custom plan would find; PostgreSQL's default planned each of them anew for five uses after each
+    prepare, and psycopg prepares again after every rollback (``create_app``)."""
+    if is_sqlite(dbapi_connection):
+        return
+    before = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        dbapi_connection.execute("SET plan_cache_mode = force_generic_plan")
+    finally:
+        dbapi_connection.autocommit = before
+
+
 # A connection a server's pool has held idle for this long is checked (a round trip) before it is used again.
 PING_AFTER = 5.0
 
