@@ -157,6 +157,18 @@ class Step:
         return game
 
 
+def first_save_in() -> float:
+    """How long a table waits for its first save: as long as a table that had been playing for some time would
+    still wait at a moment chosen at random, so that the tables' saves are spread from the start as their
+    phones' polls are. (Waiting one whole gap of 4–6 s first sent every table's first save within the same
+    2 s, two and a half times the steady rate, and the saves kept coming in waves for the whole step.) The gap
+    that moment falls in is drawn longer the longer it is (its density grows with its length), then the moment
+    anywhere within it."""
+    low, high = SAVE_EVERY
+    gap = (low * low + (high * high - low * low) * random.random()) ** 0.5
+    return random.uniform(0, gap)
+
+
 def save_body(hand: int) -> dict:
     return {"hand": hand, "out": "Ann", "leftovers": {"Ben": ["K", "7"], "Cy": ["A"], "Dee": ["JK"]}}
 
@@ -185,7 +197,7 @@ async def table(step: Step, ports: list[int], t: int, game: dict, stop: float) -
     async def scorer() -> None:
         conn = Connection(ports[t % len(ports)], address)
         other = Connection(ports[(t + 1) % len(ports)], address)  # a second phone, on the other server if two
-        await asyncio.sleep(random.uniform(*SAVE_EVERY))
+        await asyncio.sleep(first_save_in())
         saves = random.randrange(TWIN_EVERY)  # tables reach their double save at different saves, within a step
         while time.perf_counter() < stop:
             g = state["game"]
