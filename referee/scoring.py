@@ -254,7 +254,10 @@ def pack_violations(rules: Rules, held: Mapping[int, tuple[Leftover, ...]],
     left: Counter[Leftover] = Counter(c for cards in held.values() for c in cards)
     checks: list[tuple[str, int, int, Callable[[Leftover], bool]]] = [
         (JOKER_TEXT, left[Leftover(None)], rules.jokers, lambda c: c.rank is None)]
+    held_ranks = {c.rank for c in left}
     for rank in Rank:
+        if rank not in held_ranks:  # (none of it held: nothing of it to count; a save looks at a few ranks)
+            continue
         for suit in Suit:
             card = Leftover(rank, suit)
             checks.append((str(card), left[card], rules.decks, card.__eq__))
