@@ -328,7 +328,7 @@ def _game_for(game_id: str, write: bool) -> Any:
     token = _bearer()
     if token is None:
         raise Refusal("unauthorized", None, 401)
-    found = services.find(token)
+    found = services.find(token, last_change=False)
     if found is None or found[0].id != game_id:
         raise Refusal("forbidden", None, 403)
     game, can_edit = found
