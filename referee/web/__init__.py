@@ -22,7 +22,10 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "manifest-src 'self'; worker-src 'self'")
 
 
-# PostgreSQL: psycopg prepares a statement on its second use on a connection (``create_app``). A proxy pooling
+# PostgreSQL: psycopg prepares a statement on its second use on a connection (its default: the sixth). It drops a
+# connection's prepared statements after every rollback (a double save's, for one), and the database planned
+# each statement again, on every use, until it was prepared again; with the generic plans of
+# ``models._generic_plans`` this halved the database's CPU for a save and its table's polls. A proxy pooling
 # connections by transaction must carry prepared statements over (PgBouncer 1.21 or later with
 # ``max_prepared_statements``), or ``prepare_threshold: None`` in the instance's ``connect_args`` turns them off.
 PREPARE_AFTER = 1
@@ -133,10 +136,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"timeout": app.config.get("SQLITE_TIMEOUT", 5.0)}}
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     if uri.startswith("postgresql"):
-        # A statement is prepared on its second use on a connection (psycopg's default: the sixth): psycopg drops
-        # a connection's prepared statements after every rollback (a double save's, for one), and the database
-        # planned each statement again, on every use, until it was. Prepared statements and the generic plans
-        # of ``models._generic_plans`` halved the database's CPU for a save and its table's polls.
         options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
             **options, "connect_args": {"prepare_threshold": PREPARE_AFTER, **options.get("connect_args", {})}}
