@@ -4,7 +4,7 @@ A phone on a table's wifi waits for each of them; these bounds keep a buy, a pol
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from sqlalchemy import event
 
@@ -18,7 +18,7 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 @contextmanager
 def counted(app):
     """The statements the app sends to the database while the block runs (BEGIN/COMMIT are not statements): those
-    through the engine, and the reads sent to the driver directly (``driver.driver_reads``)."""
+    through the engine, and those sent to the driver directly (``driver.driver_reads``, ``driver.in_one_trip``)."""
     seen: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -26,20 +26,34 @@ def counted(app):
     def listen(conn, cursor, statement, parameters, context, executemany):
         seen.append(statement)
 
-    driver_read = driver.DriverReads.__call__
-
-    def read(self, statement, params):
-        rows = driver_read(self, statement, params)
-        seen.append(self.sql)
-        return rows
-
-    event.listen(engine, "before_cursor_execute", listen)
-    driver.DriverReads.__call__ = read
-    try:
+    with event_listening(engine, "before_cursor_execute", listen), sent_to_driver(seen.append):
         yield seen
+
+
+@contextmanager
+def event_listening(engine, name, listener):
+    event.listen(engine, name, listener)
+    try:
+        yield
     finally:
-        driver.DriverReads.__call__ = driver_read
-        event.remove(engine, "before_cursor_execute", listen)
+        event.remove(engine, name, listener)
+
+
+@contextmanager
+def sent_to_driver(record):
+    """``record`` is given the SQL of each statement sent to the driver directly, as it is sent."""
+    send = driver.DriverReads._send
+
+    def sending(self, statement, params):
+        cursor = send(self, statement, params)
+        record(self.sql)
+        return cursor
+
+    driver.DriverReads._send = sending
+    try:
+        yield
+    finally:
+        driver.DriverReads._send = send
 
 
 def new_game(client):
@@ -86,19 +100,36 @@ def test_a_hand_saved_through_the_api_is_one_transaction(app, client):
     listeners = {"begin": lambda conn: steps.append("BEGIN"), "commit": lambda conn: steps.append("COMMIT"),
                  "rollback": lambda conn: steps.append("ROLLBACK"),
                  "before_cursor_execute": lambda conn, cursor, statement, *rest: steps.append(statement)}
-    for name, listener in listeners.items():
-        event.listen(engine, name, listener)
-    try:
+    with ExitStack() as stack:
+        for name, listener in listeners.items():
+            stack.enter_context(event_listening(engine, name, listener))
+        stack.enter_context(sent_to_driver(steps.append))
         r = client.post(f"/api/v1/games/{g['id']}/hands", json={
             "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": ["JK"]}},
             headers={"Authorization": f"Bearer {g['edit_token']}"})
-    finally:
-        for name, listener in listeners.items():
-            event.remove(engine, name, listener)
     assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
     kinds = [s if s in ("BEGIN", "COMMIT", "ROLLBACK") else "SELECT totals" if "results.penalty" in s else "-"
              for s in steps]
     assert [k for k in kinds if k != "-"] == ["BEGIN", "SELECT totals", "COMMIT"], steps
+
+
+def test_a_saved_hand_and_the_totals_it_leaves_are_written_and_read_in_one_trip(app, client, monkeypatch):
+    """The hand, its results, its change and the totals go to the database together (``driver.in_one_trip``: on
+    PostgreSQL one round trip, while the game's row is locked, instead of one each)."""
+    g = new_game(client)
+    trips: list[list[str]] = []
+    send_all = driver.DriverReads.all
+
+    def all_at_once(self, steps):
+        trips.append([str(statement).split("(")[0].split(",")[0].strip() for statement, _ in steps])
+        return send_all(self, steps)
+
+    monkeypatch.setattr(driver.DriverReads, "all", all_at_once)
+    r = client.post(f"/api/v1/games/{g['id']}/hands", json={
+        "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["A"], "Dee": ["JK"]}},
+        headers={"Authorization": f"Bearer {g['edit_token']}"})
+    assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
+    assert trips == [["INSERT INTO hands", "INSERT INTO results", "INSERT INTO changes", "SELECT results.seat"]]
 
 
 def test_a_buy(app, client):

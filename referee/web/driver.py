@@ -1,7 +1,8 @@
 """Statements sent to the database driver directly, on a connection of an engine's pool: the few statements
 every poll or every write sends (a game's version, a board's read, the write limit's count), where the
 engine's own machinery (a ``Connection``, an execution context, a result object, an isolation level set and
-reset at each checkout) cost several times what the statement itself did.
+reset at each checkout) cost several times what the statement itself did. And a save's writes, sent inside the
+session's transaction in one round trip (``in_one_trip``).
 
 Each statement is compiled once per dialect by SQLAlchemy (``_compiled``): what goes to the driver is
 SQLAlchemy's SQL, and what comes back is turned by each column type's own result processor, so the rows are the
@@ -11,8 +12,8 @@ reports it as any failed statement (503), and the connection that failed is not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
 
@@ -20,17 +21,30 @@ from sqlalchemy.exc import DBAPIError
 
 from .models import each_statement_commits, is_sqlite
 
-Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any]]
+Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any], dict[str, Any]]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def _compiled(dialect: Any, statement: Any) -> Compiled:
     """A statement's SQL in the driver's own form; the order of its parameters where the driver takes them by
-    position (SQLite's ``?``), None where it takes them by name (psycopg's ``%(name)s``); and the values of those
-    the statement holds itself (a ``literal``, a constant in an INSERT's values)."""
+    position (SQLite's ``?``), None where it takes them by name (psycopg's ``%(name)s``); the values of those
+    the statement holds itself (a ``literal``, a constant in an INSERT's values, None too); and what turns the values of
+    those that need it into the driver's (each parameter type's own bind processor: JSON to text, SQLite's dates
+    and booleans)."""
     compiled = statement.compile(dialect=dialect)
+    turn = {name: process for name, bind in compiled.binds.items()
+            if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
     return (compiled.string, tuple(compiled.positiontup) if dialect.positional else None,
-            {name: value for name, value in compiled.params.items() if value is not None})
+            {name: value for name, value in compiled.params.items() if not compiled.binds[name].required}, turn)
+
+
+def _arguments(compiled: Compiled, params: dict[str, Any]) -> Any:
+    """The parameters as the driver takes them: in order for SQLite, by name for psycopg."""
+    _, order, held, turn = compiled
+    given = {**held, **params} if held else params
+    if turn:
+        given = {name: turn[name](value) if name in turn else value for name, value in given.items()}
+    return [given[name] for name in order] if order is not None else given
 
 
 @lru_cache(maxsize=64)
@@ -53,18 +67,52 @@ class DriverReads:
         self.args: Any = None
 
     def __call__(self, statement: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        """The rows a statement returns, as SQLAlchemy would return them. Its parameters go as they are (text and
-        numbers: nothing in them needs turning into the driver's form)."""
-        sql, order, held = _compiled(self.dialect, statement)
-        given = {**held, **params} if held else params
-        self.sql, self.args = sql, [given[name] for name in order] if order is not None else given
-        cursor = self.driver.cursor()
+        """The rows a statement returns, as SQLAlchemy would return them."""
+        cursor = self._send(statement, params)
         try:
-            cursor.execute(sql, self.args)
-            described = cursor.description
-            rows = cursor.fetchall() if described is not None else []
+            return self._rows(statement, cursor)
         finally:
             cursor.close()
+
+    def all(self, steps: Sequence[tuple[Any, dict[str, Any] | list[dict[str, Any]]]]) -> list[list[tuple[Any, ...]]]:
+        """The rows each statement returns, the statements sent in the order given, each with its parameters (a
+        list of them: the statement once for each, an executemany). On PostgreSQL they go in one pipeline: sent
+        together, and answered together, one round trip for all of them instead of one each (a statement that
+        fails leaves the rest undone, and its error is raised). On SQLite one after another."""
+        pipelined = not is_sqlite(self.driver)
+        cursors: list[tuple[Any, Any]] = []
+        out: list[list[tuple[Any, ...]]] = []
+        try:
+            with self.driver.pipeline() if pipelined else nullcontext():
+                for statement, params in steps:
+                    cursor = self._send(statement, params)
+                    cursors.append((statement, cursor))
+                    if not pipelined:
+                        out.append(self._rows(statement, cursor))
+            return [self._rows(statement, cursor) for statement, cursor in cursors] if pipelined else out
+        finally:
+            for _, cursor in cursors:
+                cursor.close()
+
+    def _send(self, statement: Any, params: dict[str, Any] | list[dict[str, Any]]) -> Any:
+        compiled = _compiled(self.dialect, statement)
+        cursor = self.driver.cursor()
+        self.sql = compiled[0]
+        try:
+            if isinstance(params, list):
+                self.args = [_arguments(compiled, each) for each in params]
+                cursor.executemany(self.sql, self.args)
+            else:
+                self.args = _arguments(compiled, params)
+                cursor.execute(self.sql, self.args)
+        except BaseException:
+            cursor.close()
+            raise
+        return cursor
+
+    def _rows(self, statement: Any, cursor: Any) -> list[tuple[Any, ...]]:
+        described = cursor.description
+        rows = cursor.fetchall() if described is not None else []
         convert = None if described is None else _converters(self.dialect, statement,
                                                              tuple(column[1] for column in described))
         if convert is not None:
@@ -112,6 +160,22 @@ def driver_writes(engine: Any) -> Any:
     driver opens a transaction before a write) what the block wrote is committed at its end, or rolled back if
     it raised."""
     return _on_driver(engine, commit=True)
+
+
+def in_one_trip(connection: Any, steps: Sequence[tuple[Any, dict[str, Any] | list[dict[str, Any]]]]
+                ) -> list[list[tuple[Any, ...]]]:
+    """``DriverReads.all`` on the driver's connection under a session's ``Connection``, inside the transaction it
+    holds: statements that write, then what they left, in one round trip on PostgreSQL (a save's hand, its
+    results, its change and the totals: four round trips were one each, while the game's row stayed locked and
+    its other phones' saves waited). A driver error is raised as SQLAlchemy's (a broken unique constraint as its
+    ``IntegrityError``); the transaction is then the session's to roll back."""
+    dialect = connection.dialect
+    failure = dialect.loaded_dbapi.Error
+    sent = DriverReads(dialect, connection.connection.driver_connection)
+    try:
+        return sent.all(steps)
+    except failure as e:
+        raise DBAPIError.instance(sent.sql, sent.args, e, failure, hide_parameters=True, dialect=dialect) from e
 
 
 def lone_read(engine: Any, statement: Any, params: dict[str, Any]) -> Any:

@@ -36,7 +36,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
-from ..driver import driver_reads, lone_read
+from ..driver import driver_reads, in_one_trip, lone_read
 from ..errors import Refusal
 from ..models import (
     UNDOABLE,
@@ -363,9 +363,14 @@ def totals(game: Game) -> dict[str, int]:
     """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
     with, from one read of the results' penalties and bonuses (a save loads neither the hands as objects nor
     the buys and downs again to say it)."""
+    return _summed(game, db.session.execute(_SCORES, {"game": game.id}))
+
+
+def _summed(game: Game, scores: Any) -> dict[str, int]:
+    """Each player's total from the rows of ``_SCORES``."""
     summed = dict.fromkeys(range(len(game.players)), 0)
-    for r in db.session.execute(_SCORES, {"game": game.id}):
-        summed[r.seat] += net_score(r.penalty, r.bonus)
+    for seat, penalty, bonus in scores:
+        summed[seat] += net_score(penalty, bonus)
     return {p.name: summed[p.seat] for p in game.players}
 
 
@@ -535,12 +540,10 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
             if number <= game.hands_recorded:
                 raise Refusal("already_recorded", "hand", hand=number)
             w.expect(expected)
-            hand = _record(game, number, out_seat, entries, via, exact_cut,
-                           scored=early if w.version == read else None)
-            summed = totals(game) if with_totals else None
+            return _record(game, number, out_seat, entries, via, exact_cut,
+                           scored=early if w.version == read else None, with_totals=with_totals)
     except IntegrityError:
         raise Refusal("already_recorded", "hand", hand=number) from None
-    return Saved(hand, summed)
 
 
 def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
@@ -558,9 +561,9 @@ def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[i
 
 
 def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
-            exact_cut: bool, scored: list[Result] | None = None) -> Hand:
+            exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
-    version) and add it."""
+    version) and add it; with the totals it leaves if asked for."""
     rules = rules_of(game)
     recorded = game.hands_recorded
     if number <= recorded:
@@ -573,34 +576,46 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut)
-    # Written as three statements on the tables, not through the session's unit of work: this runs while every
-    # other save on the database waits its turn, and the unit of work cost 3-4 ms of CPU here under load. The
-    # hand returned is what was written (not in the session); ``_Write`` expires the game's hands after, so what
-    # reads them next reads them again.
+    # Written with statements on the tables, not through the session's unit of work: this runs while every
+    # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
+    # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
+    # round trip (``in_one_trip``): the results find their hand by its number, not by the id the hand's INSERT
+    # returns. The hand returned is what was written (not in the session); ``_Write`` expires the game's hands
+    # after, so what reads them next reads them again.
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay, results=results)
-    hand.id = db.session.execute(_INSERT_HAND, {"game": game.id, "number": number, "out_seat": out_seat,
-                                                "cut_bonus": hand.cut_bonus, "replay": replay}).scalar_one()
-    db.session.execute(_INSERT_RESULT, [
-        {"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
-        for r in results])
-    db.session.execute(_INSERT_CHANGE, {"game": game.id, "via": via, "kind": "hand_recorded", "hand": number,
-                                        "after": _snapshot(hand)})
-    return hand
+    at = now()
+    steps: list[tuple[Any, Any]] = [
+        (_INSERT_HAND, {"game": game.id, "number": number, "out_seat": out_seat, "cut_bonus": hand.cut_bonus,
+                        "replay": replay, "at": at}),
+        (_INSERT_RESULT, [{"game": game.id, "number": number, "seat": r.seat, "penalty": r.penalty,
+                           "bonus": r.bonus, "cards": r.cards} for r in results]),
+        (_INSERT_CHANGE, {"game": game.id, "at": at, "via": via, "kind": "hand_recorded", "hand": number,
+                          "after": _snapshot(hand)})]
+    if with_totals:
+        steps.append((_SCORES, {"game": game.id}))
+    written = in_one_trip(db.session.connection(), steps)
+    hand.id = written[0][0][0]
+    return Saved(hand, _summed(game, written[3]) if with_totals else None)
 
 
 # A save's statements, built once (a statement built for each save is built and keyed for the compiled cache
 # again each time, inside the turn every other save waits for). The results go as an executemany: one INSERT
 # of all the rows made the database step once instead of once a player, but cost more Python than it saved
-# (1,350 more calls a save) and no tail the load test could tell apart.
+# (1,350 more calls a save) and no tail the load test could tell apart. The values SQLAlchemy would have filled
+# in (when, not undone) are given: statements sent to the driver get no column defaults. ``inline``: no id is
+# returned where none is read.
 _INSERT_HAND = (insert(HANDS).values(game_id=bindparam("game"), number=bindparam("number"),
                                      out_seat=bindparam("out_seat"), cut_bonus=bindparam("cut_bonus"),
-                                     replay=bindparam("replay"))
+                                     replay=bindparam("replay"), created_at=bindparam("at"))
                 .returning(HANDS.c.id))
-_INSERT_RESULT = insert(RESULTS)
-_INSERT_CHANGE = insert(Change.__table__).values(game_id=bindparam("game"), via=bindparam("via"),
-                                                 kind=bindparam("kind"), hand_number=bindparam("hand"),
-                                                 after=bindparam("after", type_=Change.__table__.c.after.type))
+_INSERT_RESULT = insert(RESULTS).inline().values(
+    hand_id=select(HANDS.c.id).where(HANDS.c.game_id == bindparam("game"),
+                                     HANDS.c.number == bindparam("number")).scalar_subquery(),
+    seat=bindparam("seat"), penalty=bindparam("penalty"), bonus=bindparam("bonus"), cards=bindparam("cards"))
+_INSERT_CHANGE = insert(Change.__table__).inline().values(
+    game_id=bindparam("game"), at=bindparam("at"), via=bindparam("via"), kind=bindparam("kind"),
+    hand_number=bindparam("hand"), undone=False, after=bindparam("after", type_=Change.__table__.c.after.type))
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
