@@ -248,48 +248,60 @@ _GAME_READ = (select(GAMES.c.id, GAMES.c.family, GAMES.c.variants, GAMES.c.optio
               .select_from(GAMES.join(PLAYERS, PLAYERS.c.game_id == GAMES.c.id))
               .where(or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token")))
               .order_by(PLAYERS.c.seat))
+# The rest of a board's read is keyed by the link, as the game's row is, so that all of it goes in one round trip
+# (``DriverReads.all``): the game a link opens, and the game only an edit link opens (the history it reads).
+_LINKED = select(GAMES.c.id).where(or_(GAMES.c.edit_hash == bindparam("digest"),
+                                       GAMES.c.view_token == bindparam("token"))).scalar_subquery()
+_EDITED = select(GAMES.c.id).where(GAMES.c.edit_hash == bindparam("digest")).scalar_subquery()
 _HANDS_READ = (select(HANDS.c.id, HANDS.c.number, HANDS.c.out_seat, HANDS.c.replay, RESULTS.c.seat,
                       RESULTS.c.penalty, RESULTS.c.bonus, RESULTS.c.cards)
                .select_from(HANDS.outerjoin(RESULTS, RESULTS.c.hand_id == HANDS.c.id))
-               .where(HANDS.c.game_id == bindparam("game")).order_by(HANDS.c.number, RESULTS.c.seat))
-_MARKS_READ = union_all(  # the buys of the hand being played, and who is down (in any hand)
+               .where(HANDS.c.game_id == _LINKED).order_by(HANDS.c.number, RESULTS.c.seat))
+_MARKS_READ = union_all(  # the buys (of every hand: those of the hand being played are kept) and who is down
     select(literal("buy").label("kind"), Buy.__table__.c.hand_number, Buy.__table__.c.seat)
-    .where(Buy.__table__.c.game_id == bindparam("game"), Buy.__table__.c.hand_number == bindparam("hand")),
+    .where(Buy.__table__.c.game_id == _LINKED),
     select(literal("down").label("kind"), Down.__table__.c.hand_number, Down.__table__.c.seat)
-    .where(Down.__table__.c.game_id == bindparam("game")))
+    .where(Down.__table__.c.game_id == _LINKED))
 _CHANGES_READ = (select(*(Change.__table__.c[name] for name in ("id", "kind", "hand_number", "seat", "before",
                                                                 "after", "undone")))
-                 .where(Change.__table__.c.game_id == bindparam("game")).order_by(Change.__table__.c.id))
+                 .where(Change.__table__.c.game_id == _EDITED).order_by(Change.__table__.c.id))
+_BOARD_READ = (_GAME_READ, _HANDS_READ, _MARKS_READ, _CHANGES_READ)
 
 
 def read_board(token: str) -> tuple[GameRead, bool] | None:
     """The game a link opens, as its board is drawn (``GameRead``), and whether the link may change it: four
-    statements at most, sent to the driver on one connection (``driver_reads``), not in the request's session."""
+    statements sent to the driver together (one round trip on PostgreSQL) on one connection (``driver_reads``),
+    not in the request's session. The history is read for an edit link only (for a view link its statement finds
+    no game)."""
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
+    keys = {"digest": digest, "token": token}
     with driver_reads(reads_engine()) as read:
-        rows = read(_GAME_READ, {"digest": digest, "token": token})
-        if not rows:
-            return None
-        game_id, family, variants, options, first_dealer, version, ended_at, view_token, edit_hash = rows[0][:9]
-        game = GameRead(game_id, family, list(variants or ()), dict(options or {}), first_dealer, version, ended_at,
-                        view_token, [PlayerRead(seat, name) for *_, seat, name in rows])
-        hands: dict[int, HandRead] = {}
-        for hand_id, number, out_seat, replay, seat, penalty, bonus, cards in read(_HANDS_READ, {"game": game_id}):
-            hand = hands.get(hand_id)
-            if hand is None:
-                hand = hands[hand_id] = HandRead(number, out_seat, bool(replay), [])
-            if seat is not None:
-                hand.results.append(ResultRead(seat, penalty, bonus, cards))
-        game.hands = list(hands.values())
-        for kind, hand_number, seat in read(_MARKS_READ, {"game": game_id, "hand": len(game.hands) + 1}):
-            (game.current_buys if kind == "buy" else game.downs).append(MarkRead(hand_number, seat))
-        can_edit = edit_hash == digest
-        if can_edit:
-            game.changes = [ChangeRead(change_id, kind, hand_number, seat, before, after, bool(undone))
-                            for change_id, kind, hand_number, seat, before, after, undone
-                            in read(_CHANGES_READ, {"game": game_id})]
+        rows, hand_rows, marks, changes = read.all([(statement, keys) for statement in _BOARD_READ])
+    if not rows:
+        return None
+    game_id, family, variants, options, first_dealer, version, ended_at, view_token, edit_hash = rows[0][:9]
+    game = GameRead(game_id, family, list(variants or ()), dict(options or {}), first_dealer, version, ended_at,
+                    view_token, [PlayerRead(seat, name) for *_, seat, name in rows])
+    hands: dict[int, HandRead] = {}
+    for hand_id, number, out_seat, replay, seat, penalty, bonus, cards in hand_rows:
+        hand = hands.get(hand_id)
+        if hand is None:
+            hand = hands[hand_id] = HandRead(number, out_seat, bool(replay), [])
+        if seat is not None:
+            hand.results.append(ResultRead(seat, penalty, bonus, cards))
+    game.hands = list(hands.values())
+    playing = len(game.hands) + 1
+    for kind, hand_number, seat in marks:
+        if kind == "down":
+            game.downs.append(MarkRead(hand_number, seat))
+        elif hand_number == playing:
+            game.current_buys.append(MarkRead(hand_number, seat))
+    can_edit = edit_hash == digest
+    if can_edit:
+        game.changes = [ChangeRead(change_id, kind, hand_number, seat, before, after, bool(undone))
+                        for change_id, kind, hand_number, seat, before, after, undone in changes]
     return game, can_edit
 
 
