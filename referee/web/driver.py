@@ -28,9 +28,9 @@ Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any], dict[str, Any]]
 def _compiled(dialect: Any, statement: Any) -> Compiled:
     """A statement's SQL in the driver's own form; the order of its parameters where the driver takes them by
     position (SQLite's ``?``), None where it takes them by name (psycopg's ``%(name)s``); the values of those
-    the statement holds itself (a ``literal``, a constant in an INSERT's values, None too); and what turns the values of
-    those that need it into the driver's (each parameter type's own bind processor: JSON to text, SQLite's dates
-    and booleans)."""
+    the statement holds itself (a ``literal``, a constant in an INSERT's values, None too); and what turns the
+    values of those that need it into the driver's (each parameter type's own bind processor: JSON to text,
+    SQLite's dates and booleans)."""
     compiled = statement.compile(dialect=dialect)
     turn = {name: process for name, bind in compiled.binds.items()
             if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
