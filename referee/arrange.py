@@ -226,7 +226,10 @@ class _Search:
         (the search asks again and again, with other cards gone); here they are put in order by cost."""
         by_cost: list[list[_Candidate]] = [[] for _ in range(budget + 1)]
         for r in range(13):
-            for cand in self._rank_sets(size, r, _RANK_CARDS[r](pool)):
+            held = _RANK_CARDS[r](pool)
+            if not any(held):  # no card of the rank: no set of it (a set needs one natural card at least)
+                continue
+            for cand in self._rank_sets(size, r, held):
                 if cand.cost > budget:
                     break
                 by_cost[cand.cost].append(cand)
