@@ -216,9 +216,9 @@ class _Search:
                     extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0)
                 if wild_rule_breaks(flags, floating, self.rules):
                     return None
-        # the cards' indexes (rank, then suit): in the order of the places, but a high ace's (rank 1) comes first
-        consumed = (tuple((p - 1) * 4 + si for p in used) if used[-1] != HIGH_ACE
-                    else (si, *((p - 1) * 4 + si for p in used[:-1])))
+        consumed = tuple(_pos_index(p, si) for p in used)  # in order of rank, as the places are:
+        if used[-1] == HIGH_ACE:  # but a high ace's index (rank 1) comes first
+            consumed = consumed[-1:] + consumed[:-1]
         cost = wild_count + sum(1 for i in consumed if i in self.duals) if self.duals else wild_count
         return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used, wild), forced)
 

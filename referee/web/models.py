@@ -291,12 +291,8 @@ def _generic_plans(dbapi_connection, connection_record):  # type: ignore[no-unty
     prepare, and psycopg prepares again after every rollback (``create_app``)."""
     if is_sqlite(dbapi_connection):
         return
-    before = dbapi_connection.autocommit
-    dbapi_connection.autocommit = True
-    try:
+    with each_statement_commits(dbapi_connection):
         dbapi_connection.execute("SET plan_cache_mode = force_generic_plan")
-    finally:
-        dbapi_connection.autocommit = before
 
 
 # A connection a server's pool has held idle for this long is checked (a round trip) before it is used again.

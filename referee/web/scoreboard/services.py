@@ -139,9 +139,10 @@ def find(token: str, last_change: bool = True) -> tuple[Game, bool] | None:
 
 
 GAMES = Game.__table__
+# The game a link opens: the edit link's hash, or the view link itself (the statements below read by it).
+_OPENED = or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token"))
 # Built once: the statement is compiled once per process and cached, and no ORM object is made for a poll.
-_VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(
-    or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token")))
+_VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(_OPENED)
 
 
 def reads_engine() -> Any:
@@ -246,12 +247,10 @@ _GAME_READ = (select(GAMES.c.id, GAMES.c.family, GAMES.c.variants, GAMES.c.optio
                      GAMES.c.version, GAMES.c.ended_at, GAMES.c.view_token, GAMES.c.edit_hash, PLAYERS.c.seat,
                      PLAYERS.c.name)
               .select_from(GAMES.join(PLAYERS, PLAYERS.c.game_id == GAMES.c.id))
-              .where(or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token")))
-              .order_by(PLAYERS.c.seat))
+              .where(_OPENED).order_by(PLAYERS.c.seat))
 # The rest of a board's read is keyed by the link, as the game's row is, so that all of it goes in one round trip
 # (``DriverReads.all``): the game a link opens, and the game only an edit link opens (the history it reads).
-_LINKED = select(GAMES.c.id).where(or_(GAMES.c.edit_hash == bindparam("digest"),
-                                       GAMES.c.view_token == bindparam("token"))).scalar_subquery()
+_LINKED = select(GAMES.c.id).where(_OPENED).scalar_subquery()
 _EDITED = select(GAMES.c.id).where(GAMES.c.edit_hash == bindparam("digest")).scalar_subquery()
 _HANDS_READ = (select(HANDS.c.id, HANDS.c.number, HANDS.c.out_seat, HANDS.c.replay, RESULTS.c.seat,
                       RESULTS.c.penalty, RESULTS.c.bonus, RESULTS.c.cards)
