@@ -204,3 +204,19 @@ def test_a_hand_scored_before_its_turn_is_scored_again_if_another_phone_wrote_me
                                headers=auth(g["edit_token"]))
     assert r.status_code == 201 and scored == [2, 2]  # the buy came in between: scored again under the turn
     assert [h["hand"] for h in read(app, g)["hands"]] == [1, 2]
+
+
+def test_the_same_hand_saved_by_two_phones_at_once(app):
+    """Two phones save the same hand through the API at the same moment, 20 times over: one is recorded, the other
+    is told so (409) with the hands as the game's lock found them, the one just recorded among them: the game
+    the second one read first is read again under the lock."""
+    for _ in range(20):
+        g = game_with_hands(app, 1)
+        answers = together(*[lambda: app.test_client().post(f"/api/v1/games/{g['id']}/hands",
+                                                            json={"hand": 2, **HAND}, headers=auth(g["edit_token"]))
+                             for _ in range(2)])
+        assert sorted(a.status_code for a in answers) == [201, 409], [(a.status_code, a.json) for a in answers]
+        told = next(a for a in answers if a.status_code == 409).json
+        assert told["error"]["code"] == "already_recorded"
+        assert [h["hand"] for h in told["recorded"]] == [1, 2]
+        assert assert_whole_and_playable(app, g) == [1, 2]

@@ -325,10 +325,25 @@ def _bearer() -> str | None:
 
 
 def _game_for(game_id: str, write: bool) -> Any:
+    """The game the bearer token opens, as the ORM reads it (for the writes that change what it holds)."""
+    return _opened(game_id, write, services.find(_token(), last_change=False))
+
+
+def _game_read_for(game_id: str, write: bool) -> tuple[services.GameRead, bool]:
+    """The game the bearer token opens, read with statements (``services.read_game``: a hand's save and a read
+    of the game), and whether the token may change it."""
+    found = services.read_game(_token())
+    return _opened(game_id, write, found), bool(found and found[1])
+
+
+def _token() -> str:
     token = _bearer()
     if token is None:
         raise Refusal("unauthorized", None, 401)
-    found = services.find(token, last_change=False)
+    return token
+
+
+def _opened(game_id: str, write: bool, found: Any) -> Any:
     if found is None or found[0].id != game_id:
         raise Refusal("forbidden", None, 403)
     game, can_edit = found
@@ -391,8 +406,7 @@ def create_game(data: dict[str, Any]) -> Any:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
-    game = _game_for(game_id, write=False)
-    can_edit = services.token_hash(_bearer() or "") == game.edit_hash
+    game, can_edit = _game_read_for(game_id, write=False)
     return jsonify(game_json(game, can_edit))
 
 
@@ -425,7 +439,7 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 @public.writes
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
-    game = _game_for(game_id, write=True)
+    game, _ = _game_read_for(game_id, write=True)
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)

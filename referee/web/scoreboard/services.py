@@ -173,7 +173,8 @@ def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
 # A board drawn for a poll reads the game with statements on the tables, into the plain objects below: the same
 # rows the ORM would load, without making and tracking an ORM object for each of them (that cost 2 ms of a 3 ms
 # read; the statements themselves take 0.2 ms). ``state``, ``board_context`` and the board's templates read these
-# as they read a ``Game``. Writes, and every page that writes, keep the ORM objects.
+# as they read a ``Game``; so does a hand saved through the JSON API (``read_game``). The other writes, and every
+# page that writes, keep the ORM objects.
 @dataclass(frozen=True, slots=True)
 class PlayerRead:
     seat: int
@@ -229,6 +230,7 @@ class GameRead:
     view_token: str
     players: list[PlayerRead]
     hands: list[HandRead] = field(default_factory=list)
+    buys: list[MarkRead] = field(default_factory=list)  # of every hand
     current_buys: list[MarkRead] = field(default_factory=list)
     downs: list[MarkRead] = field(default_factory=list)
     changes: list[ChangeRead] = field(default_factory=list)  # read for an edit link's board only
@@ -243,28 +245,39 @@ class GameRead:
 
 
 PLAYERS, HANDS, RESULTS = Player.__table__, Hand.__table__, Result.__table__
-_GAME_READ = (select(GAMES.c.id, GAMES.c.family, GAMES.c.variants, GAMES.c.options, GAMES.c.first_dealer,
-                     GAMES.c.version, GAMES.c.ended_at, GAMES.c.view_token, GAMES.c.edit_hash, PLAYERS.c.seat,
-                     PLAYERS.c.name)
-              .select_from(GAMES.join(PLAYERS, PLAYERS.c.game_id == GAMES.c.id))
-              .where(_OPENED).order_by(PLAYERS.c.seat))
-# The rest of a board's read is keyed by the link, as the game's row is, so that all of it goes in one round trip
+
+
+def _game_reads(opened: Any, game_id: Any) -> tuple[Any, Any, Any]:
+    """The statements that read a game as a ``GameRead``: its row and players (the game that ``opened`` finds),
+    its hands with their results, and its buys and who is down (of the game ``game_id`` names). Built once for
+    a game found by its link and once for a game found by its id (read again under a write's lock)."""
+    game = (select(GAMES.c.id, GAMES.c.family, GAMES.c.variants, GAMES.c.options, GAMES.c.first_dealer,
+                   GAMES.c.version, GAMES.c.ended_at, GAMES.c.view_token, GAMES.c.edit_hash, PLAYERS.c.seat,
+                   PLAYERS.c.name)
+            .select_from(GAMES.join(PLAYERS, PLAYERS.c.game_id == GAMES.c.id))
+            .where(opened).order_by(PLAYERS.c.seat))
+    hands = (select(HANDS.c.id, HANDS.c.number, HANDS.c.out_seat, HANDS.c.replay, RESULTS.c.seat,
+                    RESULTS.c.penalty, RESULTS.c.bonus, RESULTS.c.cards)
+             .select_from(HANDS.outerjoin(RESULTS, RESULTS.c.hand_id == HANDS.c.id))
+             .where(HANDS.c.game_id == game_id).order_by(HANDS.c.number, RESULTS.c.seat))
+    marks = union_all(  # the buys (of every hand) and who is down
+        select(literal("buy").label("kind"), Buy.__table__.c.hand_number, Buy.__table__.c.seat)
+        .where(Buy.__table__.c.game_id == game_id),
+        select(literal("down").label("kind"), Down.__table__.c.hand_number, Down.__table__.c.seat)
+        .where(Down.__table__.c.game_id == game_id))
+    return game, hands, marks
+
+
+# The rest of a read by link is keyed by the link, as the game's row is, so that all of it goes in one round trip
 # (``DriverReads.all``): the game a link opens, and the game only an edit link opens (the history it reads).
 _LINKED = select(GAMES.c.id).where(_OPENED).scalar_subquery()
 _EDITED = select(GAMES.c.id).where(GAMES.c.edit_hash == bindparam("digest")).scalar_subquery()
-_HANDS_READ = (select(HANDS.c.id, HANDS.c.number, HANDS.c.out_seat, HANDS.c.replay, RESULTS.c.seat,
-                      RESULTS.c.penalty, RESULTS.c.bonus, RESULTS.c.cards)
-               .select_from(HANDS.outerjoin(RESULTS, RESULTS.c.hand_id == HANDS.c.id))
-               .where(HANDS.c.game_id == _LINKED).order_by(HANDS.c.number, RESULTS.c.seat))
-_MARKS_READ = union_all(  # the buys (of every hand: those of the hand being played are kept) and who is down
-    select(literal("buy").label("kind"), Buy.__table__.c.hand_number, Buy.__table__.c.seat)
-    .where(Buy.__table__.c.game_id == _LINKED),
-    select(literal("down").label("kind"), Down.__table__.c.hand_number, Down.__table__.c.seat)
-    .where(Down.__table__.c.game_id == _LINKED))
 _CHANGES_READ = (select(*(Change.__table__.c[name] for name in ("id", "kind", "hand_number", "seat", "before",
                                                                 "after", "undone")))
                  .where(Change.__table__.c.game_id == _EDITED).order_by(Change.__table__.c.id))
-_BOARD_READ = (_GAME_READ, _HANDS_READ, _MARKS_READ, _CHANGES_READ)
+_GAME_READ = _game_reads(_OPENED, _LINKED)
+_BOARD_READ = (*_GAME_READ, _CHANGES_READ)
+_GAME_READ_AGAIN = _game_reads(GAMES.c.id == bindparam("game"), bindparam("game"))
 
 
 def read_board(token: str) -> tuple[GameRead, bool] | None:
@@ -272,15 +285,36 @@ def read_board(token: str) -> tuple[GameRead, bool] | None:
     statements sent to the driver together (one round trip on PostgreSQL) on one connection (``driver_reads``),
     not in the request's session. The history is read for an edit link only (for a view link its statement finds
     no game)."""
+    return _read_by_link(token, _BOARD_READ)
+
+
+def read_game(token: str) -> tuple[GameRead, bool] | None:
+    """As ``read_board``, without the history: the game as the JSON API reads it and saves a hand to it
+    (``record_hand`` takes a ``GameRead`` as it takes a ``Game``). Three statements in one round trip, where the
+    ORM's read of the game, its players and the hand's buys cost a third of a save's CPU."""
+    return _read_by_link(token, _GAME_READ)
+
+
+def _read_by_link(token: str, statements: Any) -> tuple[GameRead, bool] | None:
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
     keys = {"digest": digest, "token": token}
     with driver_reads(reads_engine()) as read:
-        rows, hand_rows, marks, changes = read.all([(statement, keys) for statement in _BOARD_READ])
+        rows, hand_rows, marks, *changes = read.all([(statement, keys) for statement in statements])
     if not rows:
         return None
-    game_id, family, variants, options, first_dealer, version, ended_at, view_token, edit_hash = rows[0][:9]
+    game = _game_from(rows, hand_rows, marks)
+    can_edit = rows[0][8] == digest
+    if can_edit and changes:
+        game.changes = [ChangeRead(change_id, kind, hand_number, seat, before, after, bool(undone))
+                        for change_id, kind, hand_number, seat, before, after, undone in changes[0]]
+    return game, can_edit
+
+
+def _game_from(rows: Any, hand_rows: Any, marks: Any) -> GameRead:
+    """The ``GameRead`` of the rows of ``_game_reads``' statements."""
+    game_id, family, variants, options, first_dealer, version, ended_at, view_token = rows[0][:8]
     game = GameRead(game_id, family, list(variants or ()), dict(options or {}), first_dealer, version, ended_at,
                     view_token, [PlayerRead(seat, name) for *_, seat, name in rows])
     hands: dict[int, HandRead] = {}
@@ -295,13 +329,22 @@ def read_board(token: str) -> tuple[GameRead, bool] | None:
     for kind, hand_number, seat in marks:
         if kind == "down":
             game.downs.append(MarkRead(hand_number, seat))
-        elif hand_number == playing:
-            game.current_buys.append(MarkRead(hand_number, seat))
-    can_edit = edit_hash == digest
-    if can_edit:
-        game.changes = [ChangeRead(change_id, kind, hand_number, seat, before, after, bool(undone))
-                        for change_id, kind, hand_number, seat, before, after, undone in changes]
-    return game, can_edit
+        else:
+            game.buys.append(MarkRead(hand_number, seat))
+            if hand_number == playing:
+                game.current_buys.append(MarkRead(hand_number, seat))
+    return game
+
+
+def _read_again(game: GameRead) -> None:
+    """A ``GameRead`` read again inside the session's transaction (under a write's lock): one round trip."""
+    rows, hand_rows, marks = in_one_trip(db.session.connection(),
+                                         [(statement, {"game": game.id}) for statement in _GAME_READ_AGAIN])
+    if not rows:  # (the row is locked by this transaction: it cannot have gone)
+        raise Refusal("stale", None)
+    again = _game_from(rows, hand_rows, marks)
+    for name in ("version", "ended_at", "players", "hands", "buys", "current_buys", "downs"):
+        setattr(game, name, getattr(again, name))
 
 
 def rules_of(game: Game | GameRead) -> Rules:
@@ -377,7 +420,7 @@ def totals(game: Game) -> dict[str, int]:
     return _summed(game, db.session.execute(_SCORES, {"game": game.id}))
 
 
-def _summed(game: Game, scores: Any) -> dict[str, int]:
+def _summed(game: Game | GameRead, scores: Any) -> dict[str, int]:
     """Each player's total from the rows of ``_SCORES``."""
     summed = dict.fromkeys(range(len(game.players)), 0)
     for seat, penalty, bonus in scores:
@@ -421,7 +464,7 @@ def entry(cards: Any = None, total: int | None = None) -> Entry:
     return Entry(parsed or None, total)
 
 
-def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
+def score(game: Game | GameRead, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
           exact_cut: bool = False) -> list[Result]:
     """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
     names = [p.name for p in game.players]
@@ -449,9 +492,13 @@ class _Write:
     write came in since the game was read, everything read is expired and read again under the lock, so every
     check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
     ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
-    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write."""
+    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write.
 
-    def __init__(self, game: Game, *changed: str) -> None:
+    A game read with statements (``GameRead``: a hand saved through the JSON API) is read again with them under
+    the lock when it moved; after the write it holds what was read and the new version, not what was written
+    (which the write returns)."""
+
+    def __init__(self, game: Game | GameRead, *changed: str) -> None:
         self.game = game
         self.changed = changed
         self.cancelled = False
@@ -472,6 +519,11 @@ class _Write:
             self.queue.__exit__(None, None, None)
             raise
         self.version = bumped - 1
+        if isinstance(self.game, GameRead):  # (read with statements: read again with them, and told the version)
+            if self.version != read:
+                _read_again(self.game)
+            self.game.version = bumped
+            return self
         if self.version != read:  # another phone wrote after this request read the game: read it again
             db.session.expire_all()
         set_committed_value(self.game, "version", bumped)
@@ -498,7 +550,7 @@ class _Write:
                 raise
         finally:
             self.queue.__exit__(None, None, None)
-        if self.changed:
+        if self.changed and not isinstance(self.game, GameRead):
             db.session.expire(self.game, list(self.changed))
 
 
@@ -536,7 +588,7 @@ class Saved(NamedTuple):
     totals: dict[str, int] | None
 
 
-def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
+def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
                 via: str = "edit link", exact_cut: bool = False, expected_version: Any = None,
                 with_totals: bool = False) -> Saved:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
@@ -557,7 +609,7 @@ def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int
         raise Refusal("already_recorded", "hand", hand=number) from None
 
 
-def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
+def _scored_early(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
                   exact_cut: bool) -> list[Result] | None:
     """The next hand scored from the game as read, before the turn to write is taken: the turn is then held for
     the writes only, while the other phones' saves wait. Used only if nothing was written meanwhile (the version
@@ -571,7 +623,7 @@ def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[i
         return None
 
 
-def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
+def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
             exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
     version) and add it; with the totals it leaves if asked for."""
