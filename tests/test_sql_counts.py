@@ -142,6 +142,7 @@ def test_a_saved_hand_and_the_totals_it_leaves_are_written_and_read_in_one_trip(
         headers={"Authorization": f"Bearer {g['edit_token']}"})
     assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
     assert trips == [["SELECT games.id", "SELECT hands.id", "SELECT :param_1 AS kind"],  # the game, read first
+                     ["UPDATE games SET version="],  # its lock (on PostgreSQL with the BEGIN)
                      ["INSERT INTO hands", "INSERT INTO results", "INSERT INTO changes", "SELECT results.seat"]]
 
 

@@ -510,8 +510,10 @@ class _Write:
         try:
             read = self.game.version
             at = now()
-            # (a statement on the table, not the class: the session is told below what changed)
-            bumped = db.session.execute(_BUMP, {"game": self.game.id, "at": at}).scalar_one_or_none()
+            # (a statement on the table sent to the driver, inside the session's transaction: the session is told
+            # below what changed; on PostgreSQL the transaction's BEGIN goes with it, one round trip for both)
+            rows = in_one_trip(db.session.connection(), [(_BUMP, {"game": self.game.id, "at": at})])[0]
+            bumped = rows[0][0] if rows else None
             if bumped is None:  # deleted meanwhile
                 db.session.rollback()
                 raise Refusal("stale", None)
