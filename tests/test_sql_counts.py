@@ -257,3 +257,43 @@ def test_on_postgresql_a_statement_used_again_is_prepared_with_a_generic_plan(ap
     finally:
         raw.close()
     assert [p for p in prepared if "FROM games WHERE id" in p[0] and p[1] >= 1], prepared
+
+
+def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_database(app, client):
+    """A plan is kept as long as its connection (until the statistics are gathered again): one made while the
+    tables were nearly empty must not read whole tables, or a new server's first busy minutes read every row of
+    them on every poll and save. On this test's nearly empty tables the planner would read them whole; the
+    app's connections ask it not to where an index finds the rows (``enable_seqscan``)."""
+    import json
+
+    from referee.web.scoreboard import services
+
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "postgresql":
+        return
+    g = new_game(client)
+    edit = g["edit_token"]
+    keys = {"digest": services.token_hash(edit), "token": edit, "game": g["id"], "at": None}
+    statements = [services._VERSION_OF, *services._BOARD_READ, *services._GAME_READ_AGAIN, services._SCORES,
+                  services._BUMP]
+    raw = engine.raw_connection()
+    try:
+        conn = raw.driver_connection
+        conn.autocommit = True
+        assert conn.execute("SHOW enable_seqscan").fetchone()[0] == "off"
+        whole = []
+        for statement in statements:
+            compiled = driver._compiled(engine.dialect, statement)
+            args = {name: value for name, value in driver._arguments(compiled, keys).items()}
+            plan = conn.execute("EXPLAIN (FORMAT JSON) " + compiled[0], args).fetchone()[0]
+            text = json.dumps(plan)
+            whole += [(compiled[0][:60], node) for node in ("Seq Scan",) if node in text]
+        conn.execute("SET enable_seqscan = on")  # what the planner would do otherwise: the test can tell
+        compiled = driver._compiled(engine.dialect, services._BOARD_READ[1])
+        otherwise = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + compiled[0],
+                                            driver._arguments(compiled, keys)).fetchone()[0])
+    finally:
+        raw.invalidate()  # (its setting changed: not given out again)
+    assert not whole, whole
+    assert "Seq Scan" in otherwise
