@@ -48,13 +48,14 @@ def _arguments(compiled: Compiled, params: dict[str, Any]) -> Any:
 
 
 @lru_cache(maxsize=64)
-def _converters(dialect: Any, statement: Any, codes: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """What turns each column the driver returns (a select's, or an INSERT's ``RETURNING``) into what SQLAlchemy
-    would (JSON text, SQLite's dates and booleans), None if nothing needs turning: each column type's own result
-    processor, given the type the driver said it returned (``codes``, from the cursor's description)."""
-    convert = tuple(column.type.dialect_impl(dialect).result_processor(dialect, code)
-                    for column, code in zip(statement.exported_columns, codes))
-    return convert if any(convert) else None
+def _converters(dialect: Any, statement: Any, codes: tuple[Any, ...]) -> tuple[tuple[int, Any], ...] | None:
+    """What turns the columns the driver returns (a select's, or an INSERT's ``RETURNING``) into what SQLAlchemy
+    would (JSON text, SQLite's dates and booleans): each such column's place and its type's own result
+    processor, given the type the driver said it returned (``codes``, from the cursor's description); None if
+    nothing needs turning."""
+    convert = tuple((place, process) for place, (column, code) in enumerate(zip(statement.exported_columns, codes))
+                    if (process := column.type.dialect_impl(dialect).result_processor(dialect, code)) is not None)
+    return convert or None
 
 
 class DriverReads:
@@ -115,8 +116,14 @@ class DriverReads:
         rows = cursor.fetchall() if described is not None else []
         convert = None if described is None else _converters(self.dialect, statement,
                                                              tuple(column[1] for column in described))
-        if convert is not None:
-            rows = [tuple(value if turn is None else turn(value) for turn, value in zip(convert, row)) for row in rows]
+        if convert is not None:  # (only the columns that need it: a board's results turn two of eight)
+            turned = []
+            for row in rows:
+                values = list(row)
+                for place, turn in convert:
+                    values[place] = turn(values[place])
+                turned.append(tuple(values))
+            rows = turned
         return rows
 
 
