@@ -4,14 +4,16 @@ them. Every screen that shows a house rule names it and its value through ``opti
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 from typing import Any
 
+from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
 from ..families import OPTIONS, Contract, Family, resolve
 from ..i18n import N_
-from .i18n import gettext, ngettext, number, pgettext, rank_letters
+from .i18n import catalog, gettext, ngettext, number, pgettext, rank_letters
 
 _MELD_WORDS = {  # (kind, how many) -> words; the count is spelled out, the size stays a figure
     ("set", 1): N_("a set of %(size)s"), ("set", 2): N_("two sets of %(size)s"),
@@ -73,8 +75,27 @@ def in_a_list(items: list[str]) -> str:
     return gettext("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
 
 
+_NOTATIONS: weakref.WeakKeyDictionary[NullTranslations, dict[str, str]] = weakref.WeakKeyDictionary()
+_NOTATIONS_KEPT = 1024  # for each catalog: a family's contracts, and the shapes a hand's melds take
+
+
 def notation_words(notation: str) -> str:
-    """Melds in the engine's notation (``S3 R4``; ``?5`` for a meld that is neither) in words."""
+    """Melds in the engine's notation (``S3 R4``; ``?5`` for a meld that is neither) in words: worked out once
+    for each catalog (most verdicts name the contract, and a table's contracts are the family's few; building
+    the words was a third of the time a checked meld's answer took to write)."""
+    found = catalog()
+    kept = _NOTATIONS.get(found)
+    if kept is None:
+        kept = _NOTATIONS.setdefault(found, {})
+    words = kept.get(notation)
+    if words is None:
+        if len(kept) >= _NOTATIONS_KEPT:
+            kept.clear()
+        words = kept[notation] = _notation_words(notation)
+    return words
+
+
+def _notation_words(notation: str) -> str:
     melds: list[tuple[str | None, int]] = []
     for token in notation.split():
         kind = {"S": "set", "R": "run"}.get(token[:1])
