@@ -16,8 +16,9 @@ from ...errors import MESSAGES as ENGINE_MESSAGES
 from ...errors import RefereeError
 from ...i18n import N_
 from ...verdicts import CODES
-from ..i18n import gettext, number
+from ..i18n import card_reading, card_text, gettext, number
 from ..jsonio import printable
+from ..words import notation_words
 
 
 @dataclass(frozen=True)
@@ -135,15 +136,11 @@ def status_of(e: RefereeError) -> int:
 def param_text(name: str, value: Any) -> str:
     """A message parameter in the reader's language: cards in their letters, numbers in their digits, an
     expectation ("a whole number") translated, lists joined."""
-    from ..i18n import card_reading, card_text
-
     if isinstance(value, (list, tuple)):
         return ", ".join(param_text(name, v) for v in value)
     if name == "expected":
         return gettext(str(value))
     if name in ("contract", "melds") and isinstance(value, str):  # melds in notation: in words
-        from ..words import notation_words
-
         return notation_words(value)
     if name.endswith("card") or name.endswith("cards") or name in ("represents", "rank"):
         try:
