@@ -167,6 +167,7 @@ class _Search:
         places = [p for p in range(LOW_ACE, HIGH_ACE + 1) if present[p]]
         # each set of the suit's places a run could use, once (its lowest place first): the run is the one at the
         # lowest start that holds it and that the house rules allow
+        tried = 0  # (each start tried is a step: spent together below, before the list is kept)
         for i, low in enumerate(places):
             reach = [p for p in places[i + 1:] if p - low < size]
             for more in range(max(0, keep_min - 1), len(reach) + 1):
@@ -175,12 +176,13 @@ class _Search:
                     for start in range(max(lo_all, used[-1] - size + 1), min(low, hi_all - size + 1) + 1):
                         if start == LOW_ACE and start + size > HIGH_ACE:
                             continue
-                        self.spend()
+                        tried += 1
                         cand = self._run_candidate(used, start, size, si, ace)
                         if cand is not None:
                             if cand.cost <= budget and (cand.key not in out or out[cand.key][0] > start):
                                 out[cand.key] = (start, cand)
                             break
+        self.spend(tried)
         result = sorted((c for _, c in out.values()), key=_ORDER)
         self.run_cache[key] = (budget, result, [c.cost for c in result])
         return result
@@ -227,11 +229,13 @@ class _Search:
         cards of one rank, so each rank's sets are worked out once for each way the hand holds that rank's cards
         (the search asks again and again, with other cards gone); here they are put in order by cost."""
         by_cost: list[list[_Candidate]] = [[] for _ in range(budget + 1)]
+        kept = self.set_cache
         for r in range(13):
             held = _RANK_CARDS[r](pool)
             if not any(held):  # no card of the rank: no set of it (a set needs one natural card at least)
                 continue
-            for cand in self._rank_sets(size, r, held):
+            sets = kept.get((size, r, held))  # (most are: ``_rank_sets`` for the others)
+            for cand in sets if sets is not None else self._rank_sets(size, r, held):
                 if cand.cost > budget:
                     break
                 by_cost[cand.cost].append(cand)
@@ -250,9 +254,10 @@ class _Search:
         plain = [base + s for s in range(4) for _ in range(held[s]) if base + s not in self.duals]
         dual = [base + s for s in range(4) for _ in range(held[s]) if base + s in self.duals]
         out = []
+        tried = 0  # (each way tried is a step: spent together below, before the list is kept)
         for n_plain in range(min(size, len(plain)), -1, -1):
             for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
-                self.spend()
+                tried += 1
                 naturals = n_plain + n_dual
                 wilds = size - naturals
                 forced = 0
@@ -265,6 +270,7 @@ class _Search:
                 consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
                 out.append(_Candidate(("set", r, n_plain, n_dual), consumed, wilds + n_dual, ("set", r, wilds),
                                       forced))
+        self.spend(tried)
         out.sort(key=_ORDER)
         self.set_cache[key] = out
         return out

@@ -41,7 +41,7 @@ class Budget:
         if self.left < 0:
             raise OutOfBudget()
         self._until_check -= steps
-        if self._until_check <= 0:
-            self._until_check = CHECK_EVERY
+        if self._until_check <= 0:  # (what a batch of steps went past the mark counts toward the next one)
+            self._until_check = self._until_check % CHECK_EVERY or CHECK_EVERY
             if self.deadline is not None and self.clock() > self.deadline:
                 raise OutOfBudget()
