@@ -262,8 +262,8 @@ def test_on_postgresql_a_statement_used_again_is_prepared_with_a_generic_plan(ap
 def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_database(app, client):
     """A plan is kept as long as its connection (until the statistics are gathered again): one made while the
     tables were nearly empty must not read whole tables, or a new server's first busy minutes read every row of
-    them on every poll and save. On this test's nearly empty tables the planner would read them whole; the
-    app's connections ask it not to where an index finds the rows (``enable_seqscan``)."""
+    them on every poll and save. The app's connections ask the planner not to where an index finds the rows
+    (``enable_seqscan``), and every hot statement has such an index."""
     import json
 
     from referee.web.scoreboard import services
@@ -289,11 +289,8 @@ def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_data
             plan = conn.execute("EXPLAIN (FORMAT JSON) " + compiled[0], args).fetchone()[0]
             text = json.dumps(plan)
             whole += [(compiled[0][:60], node) for node in ("Seq Scan",) if node in text]
-        conn.execute("SET enable_seqscan = on")  # what the planner would do otherwise: the test can tell
-        compiled = driver._compiled(engine.dialect, services._BOARD_READ[1])
-        otherwise = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + compiled[0],
-                                            driver._arguments(compiled, keys)).fetchone()[0])
     finally:
-        raw.invalidate()  # (its setting changed: not given out again)
+        raw.close()
+    # (without the setting, the planner reads these tables whole while they are nearly empty: how much so depends
+    # on the statistics the rest of the test run left, so that is not asserted here)
     assert not whole, whole
-    assert "Seq Scan" in otherwise
