@@ -394,9 +394,14 @@ def _hand_number(form: Any) -> int:
     return int(form.hand.data)
 
 
+# A hand saved through the form reads the game as the JSON API's save does (``services.read_game``: no ORM objects,
+# no history); a refused save draws its page again from a board's read of the game as it now is.
+saved_to = Links(lambda token: services.read_game(token), MY_GAMES)
+
+
 @bp.post("/g/<token>/hand")
 def record(token: str) -> Any:
-    game = edit_only(token)
+    game: Any = saved_to.edit_only(token)
     form = hand_form(len(game.players))()
     form.validate()
     try:
@@ -408,7 +413,10 @@ def record(token: str) -> Any:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
             return redirect(url_for("games.play", token=token))
-        ctx = board_context(game, True, token)
+        found = services.read_board(token)  # (with its history: the page's undo and redo)
+        if found is None:
+            abort(404)
+        ctx = board_context(found[0], True, token)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed())
         return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
