@@ -394,8 +394,9 @@ def _hand_number(form: Any) -> int:
     return int(form.hand.data)
 
 
-# A hand saved through the form reads the game as the JSON API's save does (``services.read_game``: no ORM objects,
-# no history); a refused save draws its page again from a board's read of the game as it now is.
+# A hand saved through the form, a buy and a player going down read the game as the JSON API's save does
+# (``services.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
+# game as it then is.
 saved_to = Links(lambda token: services.read_game(token), MY_GAMES)
 
 
@@ -427,7 +428,7 @@ def record(token: str) -> Any:
 
 @bp.post("/g/<token>/buy")
 def buy(token: str) -> Any:
-    game = edit_only(token)
+    game: Any = saved_to.edit_only(token)
     form = BuyForm()
     try:
         if not form.validate():
@@ -459,7 +460,7 @@ def _seat_refusal(form: Any) -> None:
 
 @bp.post("/g/<token>/down")
 def down(token: str) -> Any:
-    game = edit_only(token)
+    game: Any = saved_to.edit_only(token)
     form = DownForm()
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
         services.set_down(game, form.hand.data, form.seat.data, form.going_down)
@@ -477,8 +478,14 @@ def _seen_version(form: Any) -> int | None:
 def _back(game: Any, token: str) -> Any:
     """After a tap on the board: htmx gets the board re-drawn from what the game now holds, and what the tap
     left to say (a buy refused, and the rule that refuses it) in the page's messages, out of band; a page
-    without scripts goes back to the scores, which show them."""
+    without scripts goes back to the scores, which show them. A game read for the write (``services.read_game``)
+    is read again as a board reads it (one round trip), as the write left it."""
     if request.headers.get("HX-Request") == "true":
+        if isinstance(game, services.GameRead):
+            found = services.read_board(token)
+            if found is None:
+                abort(404)
+            game = found[0]
         resp = make_response(board_fragment(game, True, token) + render_template("_flashes.html", flashes_oob=True))
         resp.headers["Vary"] = "HX-Request"
         return resp

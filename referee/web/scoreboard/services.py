@@ -565,7 +565,7 @@ def _version_arg(version: Any) -> int | None:
     return version
 
 
-def current_hand(game: Game, rules: Rules) -> int | None:
+def current_hand(game: Game | GameRead, rules: Rules) -> int | None:
     """The hand being played (None once the last is recorded), from the count read with the game row."""
     number: int = game.hands_recorded + 1
     return number if number <= len(rules.hands) and game.ended_at is None else None
@@ -716,7 +716,7 @@ class BuyOutcome:
     left: int | None
 
 
-def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
+def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
     """One more buy for a player in the current hand, if the family's limit allows it.
 
     The limit is checked under the game's lock, and again by the INSERT itself (which adds the row only while
@@ -747,14 +747,16 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link") -> BuyOu
             return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
         change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
         db.session.add(change)
-    # what the board shows next, kept in step without reading it back
-    set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
-                                                                        hand_number=number, seat=seat, created_at=at)])
-    set_committed_value(game, "last_undoable", change)
+    if not isinstance(game, GameRead):  # what the board shows next, kept in step without reading it back (a
+        # GameRead is read again for the board: ``routes._back``)
+        set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
+                                                                            hand_number=number, seat=seat,
+                                                                            created_at=at)])
+        set_committed_value(game, "last_undoable", change)
     return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
-def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bool:
+def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link") -> bool:
     with _Write(game, "last_undoable", "changes", "buys", "current_buys") as w:
         last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
                                                        Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
@@ -766,7 +768,7 @@ def remove_buy(game: Game, number: int, seat: int, via: str = "edit link") -> bo
     return True
 
 
-def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link") -> None:
+def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str = "edit link") -> None:
     """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
     with _Write(game, "last_undoable", "changes", "downs") as w:
         if number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
