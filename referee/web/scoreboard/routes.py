@@ -442,7 +442,7 @@ def buy(token: str) -> Any:
                                         CODES[outcome.reason].rule), "warning")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
-    return _back(game, token)
+    return _back(token)
 
 
 def refused_with_rule(family: str, text: str, anchor: str) -> Markup:
@@ -464,7 +464,7 @@ def down(token: str) -> Any:
     form = DownForm()
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
         services.set_down(game, form.hand.data, form.seat.data, form.going_down)
-    return _back(game, token)
+    return _back(token)
 
 
 def _seen_version(form: Any) -> int | None:
@@ -475,18 +475,16 @@ def _seen_version(form: Any) -> int | None:
     return value
 
 
-def _back(game: Any, token: str) -> Any:
-    """After a tap on the board: htmx gets the board re-drawn from what the game now holds, and what the tap
-    left to say (a buy refused, and the rule that refuses it) in the page's messages, out of band; a page
-    without scripts goes back to the scores, which show them. A game read for the write (``services.read_game``)
-    is read again as a board reads it (one round trip), as the write left it."""
+def _back(token: str) -> Any:
+    """After a tap on the board: htmx gets the board re-drawn from what the game now holds (read as a board
+    reads it, one round trip, as the write left it), and what the tap left to say (a buy refused, and the rule
+    that refuses it) in the page's messages, out of band; a page without scripts goes back to the scores, which
+    show them."""
     if request.headers.get("HX-Request") == "true":
-        if isinstance(game, services.GameRead):
-            found = services.read_board(token)
-            if found is None:
-                abort(404)
-            game = found[0]
-        resp = make_response(board_fragment(game, True, token) + render_template("_flashes.html", flashes_oob=True))
+        found = services.read_board(token)
+        if found is None:
+            abort(404)
+        resp = make_response(board_fragment(found[0], True, token) + render_template("_flashes.html", flashes_oob=True))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")

@@ -173,8 +173,8 @@ def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
 # A board drawn for a poll reads the game with statements on the tables, into the plain objects below: the same
 # rows the ORM would load, without making and tracking an ORM object for each of them (that cost 2 ms of a 3 ms
 # read; the statements themselves take 0.2 ms). ``state``, ``board_context`` and the board's templates read these
-# as they read a ``Game``; so does a hand saved through the JSON API (``read_game``). The other writes, and every
-# page that writes, keep the ORM objects.
+# as they read a ``Game``; so do a hand's save, a buy and a player going down (``read_game``). The other writes
+# keep the ORM objects.
 @dataclass(frozen=True, slots=True)
 class PlayerRead:
     seat: int
@@ -289,9 +289,10 @@ def read_board(token: str) -> tuple[GameRead, bool] | None:
 
 
 def read_game(token: str) -> tuple[GameRead, bool] | None:
-    """As ``read_board``, without the history: the game as the JSON API reads it and saves a hand to it
-    (``record_hand`` takes a ``GameRead`` as it takes a ``Game``). Three statements in one round trip, where the
-    ORM's read of the game, its players and the hand's buys cost a third of a save's CPU."""
+    """As ``read_board``, without the history: the game as a hand's save, a buy and a player going down read it,
+    and the JSON API's read of a game (the writes take a ``GameRead`` as they take a ``Game``). Three statements
+    in one round trip, where the ORM's read of the game, its players and the hand's buys cost a third of a
+    save's CPU."""
     return _read_by_link(token, _GAME_READ)
 
 
@@ -494,8 +495,8 @@ class _Write:
     ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
     keep their state over a commit: ``models.db``). ``version`` is the game's version before this write.
 
-    A game read with statements (``GameRead``: a hand saved through the JSON API) is read again with them under
-    the lock when it moved; after the write it holds what was read and the new version, not what was written
+    A game read with statements (``GameRead``: a hand's save, a buy, a player going down) is read again with
+    them under the lock when it moved; after the write it holds what was read and the new version, not what was written
     (which the write returns)."""
 
     def __init__(self, game: Game | GameRead, *changed: str) -> None:
@@ -645,7 +646,7 @@ def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: d
     # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
     # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
     # round trip (``in_one_trip``): the results find their hand by its number, not by the id the hand's INSERT
-    # returns. The hand returned is what was written (not in the session); ``_Write`` expires the game's hands
+    # returns. The hand returned is what was written (not in the session); ``_Write`` expires an ORM game's hands
     # after, so what reads them next reads them again.
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay, results=results)
@@ -722,7 +723,7 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
     The limit is checked under the game's lock, and again by the INSERT itself (which adds the row only while
     the hand is the one being played and the player is under the limit)."""
     rules = rules_of(game)
-    with _Write(game, "buys", "changes") as w:
+    with _Write(game, "buys", "current_buys", "changes", "last_undoable") as w:
         if number != current_hand(game, rules):
             raise Refusal("not_current_hand", "hand", hand=number)
         if not 0 <= seat < len(game.players):
@@ -745,14 +746,7 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
         if new_id is None:  # (cannot happen under the lock; said as the limit if it ever does)
             w.cancel()
             return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-        change = Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat)
-        db.session.add(change)
-    if not isinstance(game, GameRead):  # what the board shows next, kept in step without reading it back (a
-        # GameRead is read again for the board: ``routes._back``)
-        set_committed_value(game, "current_buys", [*game.current_buys, Buy(id=new_id, game_id=game.id,
-                                                                            hand_number=number, seat=seat,
-                                                                            created_at=at)])
-        set_committed_value(game, "last_undoable", change)
+        db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
     return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
