@@ -16,7 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
-WORKERS = 4  # processes: two cores; see docs/deploy.md for the side-by-side runs behind these numbers
+WORKERS = 2  # processes: one a core (two here); see docs/deploy.md for the side-by-side runs behind these numbers
 THREADS = 3  # Python threads in each (the database pool of each process is sized for them: ``pool_options``)
 KEEP_ALIVE_MS = 10_000  # how long a client may take to send a request's headers, the next ones on a connection
 # A worker not stopped this many seconds after the server was asked to stop is killed. Without it granian waits
