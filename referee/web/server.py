@@ -18,6 +18,12 @@ from pathlib import Path
 
 WORKERS = 2  # processes: one a core (two here); see docs/deploy.md for the side-by-side runs behind these numbers
 THREADS = 3  # Python threads in each (the database pool of each process is sized for them: ``pool_options``)
+# Requests a worker takes in at once (granian's backpressure); a phone's kept-alive connection appears to count
+# while it waits for its next poll. granian's default is the backlog shared out among the workers (2,048 each):
+# at 550 tables (about 3,850 phones' connections over two workers) saves waited up to 4.7 s before the app saw
+# them, and none did with this (docs/bench.md). Each connection needs a file descriptor: docs/deploy.md says how
+# many open files to allow.
+BACKPRESSURE = 8192
 KEEP_ALIVE_MS = 10_000  # how long a client may take to send a request's headers, the next ones on a connection
 # A worker not stopped this many seconds after the server was asked to stop is killed. Without it granian waits
 # for ever: a worker asked while it was still starting never stopped by itself (4 of 6 servers stopped just as
@@ -31,7 +37,8 @@ def command(host: str = "127.0.0.1", port: int = 8000, workers: int = WORKERS, t
     """The command line that serves ``app:app`` (run it in the project's folder)."""
     granian = shutil.which("granian", path=str(Path(sys.executable).parent)) or "granian"
     return [granian, "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", str(threads),
-            "--host", host, "--port", str(port), "--backlog", "4096", "--no-ws",
+            "--host", host, "--port", str(port), "--backlog", "4096",
+            "--backpressure", str(BACKPRESSURE), "--no-ws",
             "--http1-header-read-timeout", str(KEEP_ALIVE_MS), "--respawn-failed-workers",
             "--workers-kill-timeout", str(STOP_WITHIN_S),
             "--log-level", "warning", *(["--access-log"] if access_log else []), "app:app"]
