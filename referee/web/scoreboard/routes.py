@@ -91,6 +91,13 @@ def game_error_text(e: RefereeError) -> str:
 links = Links(lambda token: services.find(token), MY_GAMES)  # the game a link opens; the games this device opened
 load, edit_only = links.load, links.edit_only
 remembered, remember, forget = links.remembered, links.remember, links.forget
+# the game a link opens as a board reads it (``services.read_board``: statements, no ORM objects, with the history
+# the page's undo and redo need)
+board_links = Links(lambda token: services.read_board(token), MY_GAMES)
+# A hand saved through the form, a buy and a player going down read the game as the JSON API's save does
+# (``services.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
+# game as it then is.
+saved_to = Links(lambda token: services.read_game(token), MY_GAMES)
 
 
 @bp.get("/games")
@@ -307,10 +314,7 @@ def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -
     looked = request.environ.get(BOARD_LOOKED) == tag  # (and not found, before the app: not looked for again)
     html = None if looked else kept_board(current_app, tag, game_id, lang, can_edit)
     if html is None:
-        loaded = services.read_board(token)
-        if loaded is None:
-            abort(404)
-        game, can_edit = loaded
+        game, can_edit = board_links.load(token)
         # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
         tag = board_tag(game.id, game.version, lang, can_edit)
         html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
@@ -337,10 +341,7 @@ def kept_board(app: Any, tag: str, game_id: str, lang: str, can_edit: bool) -> s
 
 @bp.get("/g/<token>")
 def play(token: str) -> BaseResponse:
-    found = services.read_board(token)  # (the page writes nothing: the game read as a board reads it)
-    if found is None:
-        abort(404)
-    game, can_edit = found
+    game, can_edit = board_links.load(token)  # (the page writes nothing: the game read as a board reads it)
     ctx = board_context(game, can_edit, token)
     undone = services.undone_hand(game, ctx["st"].current) if can_edit else None
     if undone is not None:  # the hand just undone: its entries are back in the form, to fix and save again
@@ -394,12 +395,6 @@ def _hand_number(form: Any) -> int:
     return int(form.hand.data)
 
 
-# A hand saved through the form, a buy and a player going down read the game as the JSON API's save does
-# (``services.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
-# game as it then is.
-saved_to = Links(lambda token: services.read_game(token), MY_GAMES)
-
-
 @bp.post("/g/<token>/hand")
 def record(token: str) -> Any:
     game: Any = saved_to.edit_only(token)
@@ -414,10 +409,7 @@ def record(token: str) -> Any:
         if e.code == "already_recorded":
             flash(game_error_text(e), "warning")
             return redirect(url_for("games.play", token=token))
-        found = services.read_board(token)  # (with its history: the page's undo and redo)
-        if found is None:
-            abort(404)
-        ctx = board_context(found[0], True, token)
+        ctx = board_context(board_links.load(token)[0], True, token)  # (with its history: undo and redo)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed())
         return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
@@ -481,10 +473,8 @@ def _back(token: str) -> Any:
     that refuses it) in the page's messages, out of band; a page without scripts goes back to the scores, which
     show them."""
     if request.headers.get("HX-Request") == "true":
-        found = services.read_board(token)
-        if found is None:
-            abort(404)
-        resp = make_response(board_fragment(found[0], True, token) + render_template("_flashes.html", flashes_oob=True))
+        drawn = board_fragment(board_links.load(token)[0], True, token)
+        resp = make_response(drawn + render_template("_flashes.html", flashes_oob=True))
         resp.headers["Vary"] = "HX-Request"
         return resp
     return redirect(url_for("games.play", token=token) + "#scores")
