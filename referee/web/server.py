@@ -18,11 +18,12 @@ from pathlib import Path
 
 WORKERS = 2  # processes: one a core (two here); see docs/deploy.md for the side-by-side runs behind these numbers
 THREADS = 3  # Python threads in each (the database pool of each process is sized for them: ``pool_options``)
-# Requests a worker takes in at once (granian's backpressure); a phone's kept-alive connection appears to count
-# while it waits for its next poll. granian's default is the backlog shared out among the workers (2,048 each):
-# at 550 tables (about 3,850 phones' connections over two workers) saves waited up to 4.7 s before the app saw
-# them, and none did with this (docs/bench.md). Each connection needs a file descriptor: docs/deploy.md says how
-# many open files to allow.
+# Connections a worker holds open at once (granian's backpressure). granian takes a permit before it accepts a
+# connection and gives it back only when the connection closes, so a phone's kept-alive connection counts while
+# it waits for its next poll, not only while a request runs. granian's default is the backlog shared out among
+# the workers (2,048 each): at 550 tables (about 3,850 phones' connections over two workers) saves waited up to
+# 4.7 s before the app saw them, and none did with this (docs/bench.md). Each connection needs a file
+# descriptor: docs/deploy.md says how many open files to allow.
 BACKPRESSURE = 8192
 KEEP_ALIVE_MS = 10_000  # how long a client may take to send a request's headers, the next ones on a connection
 # A worker not stopped this many seconds after the server was asked to stop is killed. Without it granian waits
