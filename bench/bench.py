@@ -8,9 +8,11 @@ through the HTTP API beside ``/healthz`` on a real server on loopback. Targets (
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import json
 import logging
+import shutil
 import statistics
 import sys
 import tempfile
@@ -30,6 +32,7 @@ from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.scoreboard import services  # noqa: E402
+from referee.web.scoreboard.boards import MEMORY  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> float:
@@ -95,7 +98,10 @@ def main() -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     tmp = tempfile.mkdtemp()
-    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "BOARD_DIR": f"{tmp}/boards"})
+    boards = tempfile.mkdtemp(dir=MEMORY if MEMORY.is_dir() else None)  # (boards in shared memory where the
+    for folder in (tmp, boards):                                         # machine has it, as servers keep them)
+        atexit.register(shutil.rmtree, folder, True)
+    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "BOARD_DIR": boards})
     with app.app_context():
         upgrade()
     view, edit = seeded_game(app)

@@ -50,6 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from referee.web import server  # noqa: E402 - (the production server's command, from the project beside)
+from referee.web.scoreboard.boards import MEMORY  # noqa: E402
 
 PHONES = int(os.environ.get("LOADTEST_PHONES", 6))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", 20))
@@ -398,11 +399,18 @@ def start_servers(env: dict[str, str]) -> tuple[list[subprocess.Popen], list[int
 
 
 def main() -> int:
+    # the database (SQLite's) in a folder of its own, and the boards drawn in shared memory where the machine has
+    # it, as the servers keep them by default (``boards.board_folder``); both removed at the end
+    memory = MEMORY if MEMORY.is_dir() else None
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=memory) as kept:
+        return load_test(tmp, kept)
+
+
+def load_test(tmp: str, board_dir: str) -> int:
     random.seed(1)
-    tmp = tempfile.mkdtemp()
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/load.sqlite3"
     env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "loadtest"), TRUST_PROXY="1",
-               BOARD_DIR=f"{tmp}/boards")
+               BOARD_DIR=board_dir)
     if os.environ.get("LOADTEST_RATE_LIMIT"):
         env["RATE_LIMIT_WRITES"] = os.environ["LOADTEST_RATE_LIMIT"]
     bin_dir = Path(sys.executable).parent

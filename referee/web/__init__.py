@@ -117,7 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=256 * 1024,
         MAX_FORM_PARTS=200,
         IMPORT_MAX_BYTES=200_000,
-        BOARD_DIR=os.environ.get("BOARD_DIR"),  # where boards drawn are kept for every worker (default: instance)
+        BOARD_DIR=os.environ.get("BOARD_DIR"),  # where boards drawn are kept for every worker (``boards.board_folder``)
     )
     app.json = JSONProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]

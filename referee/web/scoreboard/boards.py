@@ -12,6 +12,11 @@ release. A file holds the tag it was drawn for on its first line and is used onl
 asked for. Files are a cache: one missing, half written by another process or left by another release is
 drawn again. Several servers on one database each keep their own (nothing has to be shared between them).
 
+The folder is in the machine's shared memory where it has one (``board_folder``): a board's file is created,
+renamed and the one before it removed at each new version, and on a disk each of those is a journaled write:
+profiled under load, writing the files took more of the servers' time than drawing the boards
+(``docs/bench.md``).
+
 What differs from reader to reader is not in the cache: a board is drawn with marks where the link's token
 and the reader's form token go, and they are put in on the way out (an edit link's token is never written to
 a file: the database itself keeps only its hash).
@@ -22,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import stat
 import threading
 import time
 from collections import OrderedDict
@@ -29,6 +35,7 @@ from collections.abc import Hashable
 from functools import lru_cache
 from pathlib import Path
 
+MEMORY = Path("/dev/shm")  # the machine's shared memory as a file system (Linux), where there is one
 END = "\n<!-- end -->"  # the last line of a file written whole
 SWEEP_EVERY = 3600.0  # seconds between two sweeps of a process through the files
 KEEP_FOR = 86400.0  # a file not written for this long goes (its game has not changed for a day)
@@ -41,6 +48,36 @@ def marks(secret: str) -> tuple[str, str]:
     def mark(what: bytes) -> str:
         return "m" + hmac.new(secret.encode(), what, hashlib.sha256).hexdigest()[:31]
     return mark(b"board link token"), mark(b"board form token")
+
+
+def board_folder(configured: str | None, instance_path: str, memory: Path = MEMORY) -> tuple[Path, bool]:
+    """Where a machine's workers keep boards: ``BOARD_DIR`` if set; else a folder of this user's own in the
+    machine's shared memory, one for each instance folder (so every worker of one server finds the same, and
+    two apps on a machine do not mix); else ``boards`` in the instance folder. The folder in shared memory is
+    used only if it is this user's and nobody else's to read or write (shared memory is open to every user of
+    the machine, who could otherwise make it first, read the boards or put boards of their own in it). Returns
+    the folder, and whether it is that folder in shared memory (``BoardFiles``' ``private``)."""
+    if configured:
+        return Path(configured), False
+    fallback = Path(instance_path) / "boards", False
+    if not memory.is_dir():
+        return fallback
+    name = hashlib.sha256(os.path.abspath(instance_path).encode()).hexdigest()[:16]
+    folder = memory / f"rummy-boards-{os.geteuid()}-{name}"
+    try:
+        _own_folder(folder)
+    except OSError:
+        return fallback
+    return folder, True
+
+
+def _own_folder(folder: Path | str) -> None:
+    """Makes the folder (this user's only) if it is not there; raises OSError if what is there is not a folder
+    of this user's that nobody else may read or write."""
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    made = os.lstat(folder)
+    if not stat.S_ISDIR(made.st_mode) or made.st_uid != os.geteuid() or made.st_mode & 0o077:
+        raise PermissionError(f"{folder} is not this user's own folder")
 
 
 class Boards:
@@ -79,8 +116,9 @@ class BoardFiles:
     file system write the new one out first (about 0.4 ms on a quiet disk, several under load), while a new name
     costs a quarter of that."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, private: bool = False) -> None:
         self.folder = folder
+        self.private = private  # made again only as this user's own folder (``board_folder``)
         self._swept = 0.0
 
     def _path(self, tag: str, game_id: str, lang: str, can_edit: bool) -> tuple[str, str]:
@@ -104,8 +142,15 @@ class BoardFiles:
         path = os.path.join(folder, name)
         part = f"{path[:-5]}.{os.getpid()}.{threading.get_ident()}.part"
         try:
-            os.makedirs(folder, exist_ok=True)
-            with open(part, "w", encoding="utf-8") as f:
+            try:
+                written = open(part, "w", encoding="utf-8")
+            except FileNotFoundError:  # the game's first board in this language (its folder made only then),
+                # or a folder cleared under it (shared memory is cleared when the machine restarts)
+                if self.private:
+                    _own_folder(self.folder)
+                os.makedirs(folder, mode=0o700, exist_ok=True)
+                written = open(part, "w", encoding="utf-8")
+            with written as f:
                 f.write(f"{tag}\n{html}{END}")
             os.rename(part, path)
             for entry in os.scandir(folder):  # the boards of older versions (and a part another left)

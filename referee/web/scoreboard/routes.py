@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -46,7 +45,7 @@ from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
 from . import services
-from .boards import BoardFiles, Boards, marks
+from .boards import BoardFiles, Boards, board_folder, marks
 from .forms import (
     BuyForm,
     DeleteForm,
@@ -303,8 +302,7 @@ def _boards(state: Any) -> None:
     app = state.app
     app.extensions["boards"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
     app.extensions["histories"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
-    app.extensions["board_files"] = BoardFiles(Path(app.config.get("BOARD_DIR") or Path(app.instance_path) /
-                                                    "boards"))
+    app.extensions["board_files"] = BoardFiles(*board_folder(app.config.get("BOARD_DIR"), app.instance_path))
 
 
 def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -> tuple[str, str]:
