@@ -436,6 +436,59 @@ def test_a_lone_read_that_fails_is_the_error_any_read_gives_and_its_connection_i
         assert driver.lone_read(engine, select(text("1")), {})[0] == 1  # the next read, on a sound connection
 
 
+def test_a_polls_version_read_is_what_the_driver_reads_and_survives_its_statement_going(app, client):
+    """The version read every poll makes is prepared on each PostgreSQL connection and sent by name through
+    libpq (``driver.PreparedRead``): it answers what the same statement read through the driver answers, for
+    either link and for a link that opens nothing; a connection on which it is no longer prepared prepares it
+    again; and one that fails is the error any read gives, the connection dropped."""
+    from sqlalchemy import event, select
+    from sqlalchemy.exc import DBAPIError
+
+    g = new_game(client)
+    with app.app_context():
+        engine = services.reads_engine()
+        for token in (g["view_token"], g["edit_token"], "x" * 22):
+            digest = services.token_hash(token)
+            row = driver.lone_read(engine, services._VERSION_OF, {"digest": digest, "token": token})
+            found = services.version_on(engine, token)
+            assert found == (None if row is None else (row[0], row[1], row[2] == digest))
+        version = services.find(g["view_token"])[0].version
+        assert services.version_on(engine, g["view_token"]) == (g["id"], version, False)
+        assert services.version_on(engine, g["edit_token"]) == (g["id"], version, True)
+        if engine.dialect.name == "postgresql":
+            sql, names = driver._numbered(engine.dialect, services._VERSION_OF)
+            given = {"digest": services.token_hash(g["view_token"]), "token": g["view_token"]}
+            args = [given[name].encode() for name in names]
+            raw = engine.raw_connection()
+            try:
+                first = services._VERSION_READ._execute(raw.driver_connection, sql, args)
+                raw.driver_connection.pgconn.exec_(b"DEALLOCATE ALL")  # no longer prepared on this connection
+                again = services._VERSION_READ._execute(raw.driver_connection, sql, args)
+                assert first.get_value(0, 0) == again.get_value(0, 0) == g["id"].encode()
+            finally:
+                raw.close()
+            # with the app's prepared statements turned off (a pooling proxy that cannot carry them), none is made
+            unprepared = create_engine(engine.url, poolclass=NullPool, connect_args={"prepare_threshold": None})
+            try:
+                assert services.version_on(unprepared, g["view_token"]) == (g["id"], version, False)
+                raw = unprepared.raw_connection()
+                try:
+                    services._VERSION_READ._execute(raw.driver_connection, sql, args)
+                    listed = raw.driver_connection.execute("SELECT count(*) FROM pg_prepared_statements").fetchone()
+                    assert listed == (0,)
+                finally:
+                    raw.close()
+            finally:
+                unprepared.dispose()
+        dropped = []
+        event.listen(db.engine, "invalidate", lambda conn, record, error: dropped.append(error))
+        broken = driver.PreparedRead(select(text("no_such_column")), (bytes.decode,))
+        with pytest.raises(DBAPIError) as failed:
+            broken.first(engine, {})
+        assert "no_such_column" in str(failed.value) and len(dropped) == 1
+        assert services.version_on(engine, g["view_token"]) == (g["id"], version, False)  # a sound one next
+
+
 def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):
     """A poll's board and the game's page read the game with statements on the tables
     (``services.read_board``), not through the ORM: at every kind of change, for either link and in two

@@ -44,9 +44,14 @@ def event_listening(engine, name, listener):
 @contextmanager
 def sent_to_driver(record):
     """``record`` is given the SQL of what is sent to the driver directly, a round trip each: a statement, or the
-    statements sent together (``DriverReads.all``), joined."""
-    send, send_all = driver.DriverReads._send, driver.DriverReads.all
+    statements sent together (``DriverReads.all``), joined; and a statement prepared on PostgreSQL and sent by
+    name (``PreparedRead``: preparing it on a connection for the first time is a round trip more, not counted)."""
+    send, send_all, execute = driver.DriverReads._send, driver.DriverReads.all, driver.PreparedRead._execute
     together: list[list[str]] = []
+
+    def executing(self, connection, sql, args):
+        record(sql)
+        return execute(self, connection, sql, args)
 
     def sending(self, statement, params):
         cursor = send(self, statement, params)
@@ -60,11 +65,11 @@ def sent_to_driver(record):
         finally:
             record(";\n".join(together.pop()))
 
-    driver.DriverReads._send, driver.DriverReads.all = sending, sending_all
+    driver.DriverReads._send, driver.DriverReads.all, driver.PreparedRead._execute = sending, sending_all, executing
     try:
         yield
     finally:
-        driver.DriverReads._send, driver.DriverReads.all = send, send_all
+        driver.DriverReads._send, driver.DriverReads.all, driver.PreparedRead._execute = send, send_all, execute
 
 
 def new_game(client):

@@ -36,7 +36,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
-from ..driver import driver_reads, in_one_trip, lone_read
+from ..driver import PreparedRead, driver_reads, in_one_trip
 from ..errors import Refusal
 from ..models import (
     UNDOABLE,
@@ -143,6 +143,7 @@ GAMES = Game.__table__
 _OPENED = or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token"))
 # Built once: the statement is compiled once per process and cached, and no ORM object is made for a poll.
 _VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(_OPENED)
+_VERSION_READ = PreparedRead(_VERSION_OF, (bytes.decode, int, bytes.decode))  # (on PostgreSQL: by libpq itself)
 
 
 def reads_engine() -> Any:
@@ -163,7 +164,7 @@ def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
-    row = lone_read(engine, _VERSION_OF, {"digest": digest, "token": token})
+    row = _VERSION_READ.first(engine, {"digest": digest, "token": token})
     if row is None:
         return None
     return row[0], row[1], row[2] == digest
