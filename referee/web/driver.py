@@ -133,30 +133,39 @@ class DriverReads:
 
 
 @contextmanager
-def _on_driver(engine: Any, commit: bool) -> Iterator[DriverReads]:
+def _checked_out(engine: Any, sent: Callable[[], tuple[Any, Any]]) -> Iterator[Any]:
+    """A connection of the engine's pool for the block, back to it after. A driver error drops the connection
+    from the pool (it is not given out again) and comes out as SQLAlchemy's, naming what was sent (``sent``: the
+    statement and its arguments, asked for when it failed)."""
     failure = engine.dialect.loaded_dbapi.Error
-    reads: DriverReads | None = None
     try:
         conn = engine.raw_connection()  # (a database that cannot be reached fails here)
         try:
-            with each_statement_commits(conn.driver_connection):
-                reads = DriverReads(engine.dialect, conn.driver_connection)
-                try:
-                    yield reads
-                except BaseException:
-                    if commit and is_sqlite(conn.driver_connection):
-                        conn.driver_connection.rollback()
-                    raise
-                if commit and is_sqlite(conn.driver_connection):
-                    conn.driver_connection.commit()
+            yield conn
         except failure as e:
-            conn.invalidate(e)  # (a connection that failed is not given out again)
+            conn.invalidate(e)
             raise
         finally:
-            conn.close()  # (back to the pool)
+            conn.close()
     except failure as e:
-        sql, args = (reads.sql, reads.args) if reads is not None else (None, None)
+        sql, args = sent()
         raise DBAPIError.instance(sql, args, e, failure, hide_parameters=True, dialect=engine.dialect) from e
+
+
+@contextmanager
+def _on_driver(engine: Any, commit: bool) -> Iterator[DriverReads]:
+    reads: DriverReads | None = None
+    with _checked_out(engine, lambda: (reads.sql, reads.args) if reads is not None else (None, None)) as conn:
+        with each_statement_commits(conn.driver_connection):
+            reads = DriverReads(engine.dialect, conn.driver_connection)
+            try:
+                yield reads
+            except BaseException:
+                if commit and is_sqlite(conn.driver_connection):
+                    conn.driver_connection.rollback()
+                raise
+            if commit and is_sqlite(conn.driver_connection):
+                conn.driver_connection.commit()
 
 
 def driver_reads(engine: Any) -> Any:
@@ -218,9 +227,9 @@ class PreparedRead:
     prepared once on each connection of the pool, then executed by name. Through psycopg's cursor (a cursor
     made, the parameters adapted, the columns described and each value turned into Python by its type) it cost
     77–98 µs of CPU; this way 35–44 µs. The pool's checkout, its checks and the handling of a failure are those
-    of ``driver_reads``. libpq returns each value as text; ``columns`` say how each is read (None stays None).
-    Where the app's prepared statements are turned off (``prepare_threshold`` None) it is sent whole each time,
-    still through libpq. On SQLite (in the process, cheap already) it is ``lone_read``."""
+    of ``driver_reads`` (``_checked_out``). libpq returns each value as text; ``columns`` say how each is read
+    (None stays None). Where the app's prepared statements are turned off (``prepare_threshold`` None) it is
+    sent whole each time, still through libpq. On SQLite (in the process, cheap already) it is ``lone_read``."""
 
     def __init__(self, statement: Any, columns: tuple[Callable[[bytes], Any], ...]) -> None:
         self.statement = statement
@@ -235,21 +244,11 @@ class PreparedRead:
         if dialect.name != "postgresql":
             row = lone_read(engine, self.statement, params)
             return tuple(row) if row is not None else None
-        failure = dialect.loaded_dbapi.Error
         sql, names = _numbered(dialect, self.statement)
         given = _arguments(_compiled(dialect, self.statement), params)
         args = [None if given[name] is None else str(given[name]).encode() for name in names]
-        try:
-            conn = engine.raw_connection()  # (a database that cannot be reached fails here)
-            try:
-                result = self._execute(conn.driver_connection, sql, args)
-            except failure as e:
-                conn.invalidate(e)  # (a connection that failed is not given out again)
-                raise
-            finally:
-                conn.close()  # (back to the pool)
-        except failure as e:
-            raise DBAPIError.instance(sql, args, e, failure, hide_parameters=True, dialect=dialect) from e
+        with _checked_out(engine, lambda: (sql, args)) as conn:
+            result = self._execute(conn.driver_connection, sql, args)
         if not result.ntuples:
             return None
         return tuple(None if (value := result.get_value(0, place)) is None else read(value)
