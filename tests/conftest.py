@@ -24,6 +24,19 @@ TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "g
           "rate_limits")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _boards_in_the_tests_folder(tmp_path_factory):
+    """Apps and servers the tests start without a board folder of their own keep their boards in the tests'
+    temporary folder, not in the machine's shared memory (``boards.board_folder``: the default)."""
+    before = os.environ.get("BOARD_DIR")
+    os.environ["BOARD_DIR"] = str(tmp_path_factory.mktemp("boards"))
+    yield
+    if before is None:
+        os.environ.pop("BOARD_DIR", None)
+    else:
+        os.environ["BOARD_DIR"] = before
+
+
 def backends():
     yield "sqlite"
     if POSTGRES or os.environ.get("CI") == "true":

@@ -242,8 +242,7 @@ class PreparedRead:
         """The first row, or None."""
         dialect = engine.dialect
         if dialect.name != "postgresql":
-            row = lone_read(engine, self.statement, params)
-            return tuple(row) if row is not None else None
+            return lone_read(engine, self.statement, params)  # type: ignore[no-any-return]
         sql, names = _numbered(dialect, self.statement)
         given = _arguments(_compiled(dialect, self.statement), params)
         args = [None if given[name] is None else str(given[name]).encode() for name in names]
