@@ -15,6 +15,14 @@ search works on rank counts. Melds that consume the same cards at the same cost 
 contract melds are chosen in a fixed order, and each state's cheapest completion (or a cost it cannot go
 below) is remembered, so no arrangement is searched twice.
 
+Two searches share that code. The nearest-miss search may also add the cards the hand lacks, so every
+arrangement of the hand's own cards is one of its arrangements, at the same cost: when its cheapest costs more
+than the hand's wild cards, no arrangement of the hand's own cards can do, and the same search goes on to say
+how near the cards came. It runs first: a hand that cannot make the contract takes one search, not two (a
+hand that can pays a little for it: docs/bench.md). When it costs no more, its melds are the contract
+search's own where each is one the contract search makes (the hand's cards only, its wild cards where the
+house rules allow them); else the contract search decides.
+
 The search works within a budget (``referee.budget``): a hand built to make it explode (four runs of thirteen,
 twos and jokers wild, eighteen cards) gets an answer that says the search could not decide, instead of
 seconds of a server's time.
@@ -315,17 +323,38 @@ class _Search:
             pool[k] += 1
         return out
 
-    def _lower_bound(self, i: int, pool: list[int], budget: int) -> int:
-        """No arrangement of the melds from ``i`` on costs less than the sum of each one's cheapest way alone."""
+    def _lower_bound(self, i: int, pool: list[int], budget: int, cheapest_here: int) -> int:
+        """No arrangement of the melds after ``i`` costs less than the sum of each one's cheapest way alone.
+        ``cheapest_here``: the cheapest way to make meld ``i`` from this pool, which is every equal meld's too."""
         total = 0
+        here = self.specs[i]
         for spec in self.specs[i + 1:]:
-            options = self._make(spec, pool, budget)
-            if not options:
-                return budget + 1
-            total += options[0].cost
+            if spec == here:
+                total += cheapest_here
+            else:
+                options = self._make(spec, pool, budget)
+                if not options:
+                    return budget + 1
+                total += options[0].cost
             if total > budget:
                 break
         return total
+
+    def as_made(self, found: list[_Candidate]) -> list[_Candidate] | None:
+        """The melds the nearest-miss search found, as this search makes them, if each is one it makes: of the
+        hand's own cards (none added), its wild cards where the house rules allow them. Else None."""
+        made = []
+        for cand in found:
+            if not cand.consumed or cand.forced:
+                return None
+            if cand.shape[0] == "run":
+                _, si, start, size, used, _ = cand.shape
+                own = self._run_candidate(used, start, size, si, self.rules.ace)
+                if own is None:
+                    return None
+                cand = own
+            made.append(cand)
+        return made
 
     def cheapest(self, i: int, pool: list[int], bound: int,
                  floor: tuple[Any, ...] = (), forced: int = 0) -> tuple[int, list[_Candidate]] | None:
@@ -350,7 +379,7 @@ class _Search:
         spec = self.specs[i]
         same_next = i + 1 < len(self.specs) and self.specs[i + 1] == spec
         cands = self._make(spec, pool, bound - 1)
-        rest_bound = self._lower_bound(i, pool, bound - 1) if cands else 0
+        rest_bound = self._lower_bound(i, pool, bound - 1, cands[0].cost) if cands else 0
         best: tuple[int, list[_Candidate]] | None = None
         for cand in cands:
             if cand.cost + rest_bound >= bound:
@@ -447,36 +476,71 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
             return Arrangement(False, whole.melds, [], whole.added, whole.needs, kinds=kinds,
                                needs_natural=whole.needs_natural)
         # the rest may be laid off in the same turn: going down with the contract is enough
-    search = _Search(rules, spec.contract.melds, duals, budget)
+    specs = spec.contract.melds
+    nearest = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
+    most = wild_supply + sum(m.size for m in specs) + 1
     try:
-        first = search.cheapest(0, pool, wild_supply + 1)
+        with budget.keeping(budget.left // 2):  # (half is kept for the two searches one after the other)
+            lowest = nearest.cheapest(0, list(pool), most, forced=most)  # (a copy: cut short, it keeps cards)
+    except OutOfBudget:
+        if budget.out_of_time():
+            return Arrangement(None, unused=cards, missing=None, exhausted=True)
+        return _searched_twice(rules, specs, duals, budget, pool, cards, jokers, wild_supply)
+    if lowest is None:
+        return Arrangement(False, unused=cards, missing=None)
+    if lowest[0] <= wild_supply:  # the hand's own cards may make the contract: see that they do
+        own = _Search(rules, specs, duals, budget)  # the contract search: the hand's own cards only
+        made = own.as_made(lowest[1])
+        if made is None:
+            try:
+                first = own.cheapest(0, pool, wild_supply + 1)
+            except OutOfBudget:
+                return Arrangement(None, unused=cards, missing=None, exhausted=True)
+            made = first[1] if first is not None else None
+        if made is not None:
+            return _build(made, cards, jokers, duals, rules, 0, budget)
+    try:
+        found = _nearer(nearest, pool, wild_supply, lowest)
+    except OutOfBudget:  # not possible, but how near is more than the budget can tell
+        return Arrangement(False, unused=cards, missing=None, exhausted=True)
+    return _build(found, cards, jokers, duals, rules, 1, budget)  # (missing: counted from the places left empty)
+
+
+def _searched_twice(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget,
+                    pool: list[int], cards: list[Card], jokers: list[Card], supply: int) -> Arrangement:
+    """Where the nearest-miss search outgrew its half of the budget: the contract search alone (it looks at
+    fewer melds), and only if that finds nothing, the nearest miss again with what is left."""
+    try:
+        first = _Search(rules, specs, duals, budget).cheapest(0, pool, supply + 1)
     except OutOfBudget:
         return Arrangement(None, unused=cards, missing=None, exhausted=True)
-    found = first[1] if first is not None else None
-    missing = 0
+    if first is not None:
+        return _build(first[1], cards, jokers, duals, rules, 0, budget)
+    try:
+        found = _nearest(rules, specs, duals, budget, pool, supply)
+    except OutOfBudget:
+        return Arrangement(False, unused=cards, missing=None, exhausted=True)
     if found is None:
-        try:
-            found = _nearest(rules, spec.contract.melds, duals, budget, pool, wild_supply)
-        except OutOfBudget:  # not possible, but how near is more than the budget can tell
-            return Arrangement(False, unused=cards, missing=None, exhausted=True)
-        if found is None:
-            return Arrangement(False, unused=cards, missing=None)
-        missing = 1  # counted again from the places left empty
-    return _build(found, cards, jokers, duals, rules, missing, budget)
+        return Arrangement(False, unused=cards, missing=None)
+    return _build(found, cards, jokers, duals, rules, 1, budget)
 
 
 def _nearest(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget, pool: list[int],
              supply: int) -> list[_Candidate] | None:
-    """The melds that need the fewest cards added to the hand: each place is filled by one of the hand's wild
-    cards or by an added card (a natural one where a wild card would not do). With ``C`` the places to fill
-    (and wild-rank cards spent as themselves) and ``F`` the places only a natural card may fill, the cards to add
-    are max(C - wild cards, F): the cheapest arrangement first, then, where its ``F`` decides, the arrangements
-    allowed fewer such places."""
+    """The melds that need the fewest cards added to the hand (``_nearer``), searched from the start."""
     search = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
     most = supply + sum(m.size for m in specs) + 1
     first = search.cheapest(0, pool, most, forced=most)
-    if first is None:
-        return None
+    return None if first is None else _nearer(search, pool, supply, first)
+
+
+def _nearer(search: _Search, pool: list[int], supply: int,
+            first: tuple[int, list[_Candidate]]) -> list[_Candidate]:
+    """The melds that need the fewest cards added to the hand: each place is filled by one of the hand's wild
+    cards or by an added card (a natural one where a wild card would not do). With ``C`` the places to fill
+    (and wild-rank cards spent as themselves) and ``F`` the places only a natural card may fill, the cards to add
+    are max(C - wild cards, F): ``first`` is the cheapest arrangement the nearest-miss ``search`` found; where
+    its ``F`` decides, the arrangements allowed fewer such places are tried."""
     cost, found = first
     forced = sum(c.forced for c in found)
     low = max(1, cost - supply)

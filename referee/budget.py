@@ -16,7 +16,8 @@ referee.budget.OutOfBudget: search budget spent
 from __future__ import annotations
 
 import time
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 STEPS = 50_000  # about 50 ms of one core; a real hand of 18 cards needs under 1,500
 CPU_SECONDS = 0.1
@@ -45,3 +46,18 @@ class Budget:
             self._until_check = self._until_check % CHECK_EVERY or CHECK_EVERY
             if self.deadline is not None and self.clock() > self.deadline:
                 raise OutOfBudget()
+
+    def out_of_time(self) -> bool:
+        """Whether the thread has used its CPU time (steps may be left: then no other search is worth trying)."""
+        return self.deadline is not None and self.clock() > self.deadline
+
+    @contextmanager
+    def keeping(self, steps: int) -> Iterator[None]:
+        """Within the block, ``steps`` of what is left are kept back: the block runs out of steps that much
+        sooner, and a search tried first still leaves that many for another way to the answer."""
+        kept = max(0, min(steps, self.left))
+        self.left -= kept
+        try:
+            yield
+        finally:
+            self.left += kept

@@ -140,8 +140,29 @@ def test_the_cpu_deadline_stops_a_search_on_a_slow_machine():
     ticks = iter(range(10**9))
     clock = lambda: next(ticks) * 0.01  # noqa: E731 - every look at the clock: 10 ms more CPU time
     r, cards = HARD
-    result = arrange(r, 1, cards, Budget(steps=10**9, cpu_seconds=0.05, clock=clock))
-    assert result.exhausted and result.missing is None  # stopped in the first or the second search
+    result = arrange(r, 1, cards, Budget(steps=10**9, cpu_seconds=0.01, clock=clock))
+    assert result.exhausted and result.possible is None  # stopped in the first search, and tried no other
+
+
+def test_a_budget_cut_anywhere_gives_the_whole_answer_or_says_it_is_cut():
+    """The nearest-miss search goes first, with half the steps; where it runs out, the contract search alone
+    may still say "not possible". Cut at any step, an answer is either the whole one or says it was cut short
+    (and what it does say is true)."""
+    from referee.budget import Budget
+
+    r, cards = HARD
+    whole = arrange(r, 1, cards, Budget(steps=10**9, cpu_seconds=None))
+    assert whole.possible is False and whole.missing == 2
+    seen = set()
+    for steps in range(50, 4000, 50):
+        a = arrange(r, 1, cards, Budget(steps=steps, cpu_seconds=None))
+        seen.add((a.possible, a.exhausted))
+        if not a.exhausted:
+            assert (a.possible, a.missing, a.melds, a.needs) == (whole.possible, whole.missing, whole.melds,
+                                                                whole.needs), steps
+        elif a.possible is not None:
+            assert a.possible is whole.possible and a.missing is None, steps
+    assert seen == {(None, True), (False, True), (False, False)}  # cut in the first search, the last, neither
 
 
 def test_real_hands_stay_far_inside_the_budget():
