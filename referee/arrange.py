@@ -602,6 +602,8 @@ def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules
         for card in list(unused):
             for i, meld in enumerate(melds):
                 kind = kinds[i]
+                if not _could_join(card, meld, kind, rules):
+                    continue
                 for trial in ([card] + meld, meld + [card]):
                     budget.spend(8)  # a meld reading costs about as much as eight search steps
                     reading = analyze(trial, rules, kind=kind)
@@ -615,6 +617,17 @@ def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules
             if changed:
                 break
     return melds
+
+
+def _could_join(card: Card, meld: list[Card], kind: str, rules: Rules) -> bool:
+    """A first look before the meld reading, which decides: a natural card that is not wild joins a set only of
+    its own rank, and a run only of its own suit."""
+    if card.rank is None or rules.is_wild(card):
+        return True
+    for c in meld:
+        if c.rank is not None and not rules.is_wild(c):
+            return c.rank == card.rank if kind == "set" else c.suit == card.suit
+    return True
 
 
 def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Card]] | None:
