@@ -39,6 +39,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter, itemgetter
 from typing import Any, Sequence
@@ -82,7 +83,7 @@ class Arrangement:
         return self.possible is not None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, eq=False)  # (made by the thousand: a plain init; never changed once made)
 class _Candidate:
     key: tuple[Any, ...]  # orders equal contract melds, so each combination is tried once
     consumed: tuple[int, ...]  # natural card indices taken from the pool
@@ -110,10 +111,44 @@ def _pos_index(pos: int, suit_i: int) -> int:
     return (rank - 1) * 4 + suit_i
 
 
-_SUIT_COUNTS = [itemgetter(*(_pos_index(max(p, 1), si) for p in range(HIGH_ACE + 1))) for si in range(4)]
+_INDEX_AT = [[_pos_index(max(p, 1), si) for p in range(HIGH_ACE + 1)] for si in range(4)]  # suit, place -> index
+_SUIT_COUNTS = [itemgetter(*at) for at in _INDEX_AT]
 _RANK_CARDS = [itemgetter(*range(r * 4, r * 4 + 4)) for r in range(13)]  # a rank's cards in hand, by suit
 _ORDER = attrgetter("cost", "key")  # the search's order of candidate melds
 _COST = attrgetter("cost")
+
+
+_NO_WILD_RANK = (False,) * 4
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_sets(size: int, r: int, held: tuple[int, ...], wild_rank: tuple[bool, ...], min_naturals: int,
+               relaxed: bool) -> tuple[tuple[_Candidate, ...], int]:
+    """The sets of ``size`` of rank ``r`` that ``held`` (how many of each suit) allows, ``wild_rank`` telling which
+    suits' cards are wild cards held as themselves; with the steps it takes to work them out. It depends on these
+    values alone, and a rank is held in few ways: each is worked out once per process. (Candidates are never
+    changed once made, so searches may share them.)"""
+    base = r * 4
+    plain = [base + s for s in range(4) for _ in range(held[s]) if not wild_rank[s]]
+    dual = [base + s for s in range(4) for _ in range(held[s]) if wild_rank[s]]
+    out = []
+    tried = 0
+    for n_plain in range(min(size, len(plain)), -1, -1):
+        for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
+            tried += 1
+            naturals = n_plain + n_dual
+            wilds = size - naturals
+            forced = 0
+            if naturals == 0:
+                continue
+            if wilds and naturals < min_naturals:
+                if not relaxed:
+                    continue
+                forced = min(wilds, min_naturals - naturals)
+            consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
+            out.append(_Candidate(("set", r, n_plain, n_dual), consumed, wilds + n_dual, ("set", r, wilds), forced))
+    out.sort(key=_ORDER)
+    return tuple(out), tried
 
 
 class _Search:
@@ -154,7 +189,7 @@ class _Search:
         self.duals = duals
         self.min_naturals = max(1, rules.set_min_naturals)
         self.run_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
-        self.set_cache: dict[tuple[Any, ...], list[_Candidate]] = {}
+        self.set_cache: dict[tuple[Any, ...], Sequence[_Candidate]] = {}
         self.exact: dict[tuple[Any, ...], tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
         self.at_least: dict[tuple[Any, ...], int] = {}  # state -> a cost its completions cannot go below
 
@@ -181,11 +216,14 @@ class _Search:
             for more in range(max(0, keep_min - 1), len(reach) + 1):
                 for rest in combinations(reach, more):
                     used = (low,) + rest
-                    for start in range(max(lo_all, used[-1] - size + 1), min(low, hi_all - size + 1) + 1):
+                    top = used[-1]
+                    bounds = run_bounds(ace, low == LOW_ACE or top == HIGH_ACE, top == HIGH_ACE)
+                    for start in range(max(lo_all, top - size + 1, bounds[0]),
+                                       min(low, hi_all - size + 1, bounds[1] - size + 1) + 1):
                         if start == LOW_ACE and start + size > HIGH_ACE:
                             continue
                         tried += 1
-                        cand = self._run_candidate(used, start, size, si, ace)
+                        cand = self._run_candidate(used, start, size, si, ace, bounds)
                         if cand is not None:
                             if cand.cost <= budget and (cand.key not in out or out[cand.key][0] > start):
                                 out[cand.key] = (start, cand)
@@ -205,11 +243,14 @@ class _Search:
         out.sort(key=_ORDER)
         return out
 
-    def _run_candidate(self, used: tuple[int, ...], start: int, size: int, si: int, ace: str) -> _Candidate | None:
-        has_ace = used[0] == LOW_ACE or used[-1] == HIGH_ACE
-        bounds = run_bounds(ace, has_ace, used[-1] == HIGH_ACE)
-        if start < bounds[0] or start + size - 1 > bounds[1]:
-            return None
+    def _run_candidate(self, used: tuple[int, ...], start: int, size: int, si: int, ace: str,
+                       bounds: tuple[int, int] | None = None) -> _Candidate | None:
+        """The run of ``size`` from ``start`` holding the suit's cards at ``used``, if the house rules allow it
+        (``bounds``: the ace rule's, where the caller has kept ``start`` within them)."""
+        if bounds is None:
+            bounds = run_bounds(ace, used[0] == LOW_ACE or used[-1] == HIGH_ACE, used[-1] == HIGH_ACE)
+            if start < bounds[0] or start + size - 1 > bounds[1]:
+                return None
         wild_count = size - len(used)
         forced = 0
         wild: tuple[int, ...] = tuple(p for p in range(start, start + size) if p not in used)
@@ -226,7 +267,7 @@ class _Search:
                     extra if len(end_spreads(used[0], used[-1], extra, bounds, size)) > 1 else 0)
                 if wild_rule_breaks(flags, floating, self.rules):
                     return None
-        consumed = tuple(_pos_index(p, si) for p in used)  # in order of rank, as the places are:
+        consumed = tuple(map(_INDEX_AT[si].__getitem__, used))  # in order of rank, as the places are:
         if used[-1] == HIGH_ACE:  # but a high ace's index (rank 1) comes first
             consumed = consumed[-1:] + consumed[:-1]
         cost = wild_count + sum(1 for i in consumed if i in self.duals) if self.duals else wild_count
@@ -251,35 +292,16 @@ class _Search:
         self.spend(len(out))  # made on every call
         return out
 
-    def _rank_sets(self, size: int, r: int, held: tuple[int, ...]) -> list[_Candidate]:
+    def _rank_sets(self, size: int, r: int, held: tuple[int, ...]) -> Sequence[_Candidate]:
         """The sets of ``size`` of rank ``r`` (index 0–12) that the hand's cards of that rank (``held``: how many
         of each suit) allow, in the search's order: by cost, then by key."""
         key = (size, r, held)
         hit = self.set_cache.get(key)
         if hit is not None:
             return hit
-        base = r * 4
-        plain = [base + s for s in range(4) for _ in range(held[s]) if base + s not in self.duals]
-        dual = [base + s for s in range(4) for _ in range(held[s]) if base + s in self.duals]
-        out = []
-        tried = 0  # (each way tried is a step: spent together below, before the list is kept)
-        for n_plain in range(min(size, len(plain)), -1, -1):
-            for n_dual in range(0, min(size - n_plain, len(dual)) + 1):
-                tried += 1
-                naturals = n_plain + n_dual
-                wilds = size - naturals
-                forced = 0
-                if naturals == 0:
-                    continue
-                if wilds and naturals < self.min_naturals:
-                    if not self.relaxed:
-                        continue
-                    forced = min(wilds, self.min_naturals - naturals)
-                consumed = tuple(sorted(plain[:n_plain] + dual[:n_dual]))
-                out.append(_Candidate(("set", r, n_plain, n_dual), consumed, wilds + n_dual, ("set", r, wilds),
-                                      forced))
-        self.spend(tried)
-        out.sort(key=_ORDER)
+        wild_rank = tuple(r * 4 + s in self.duals for s in range(4)) if self.duals else _NO_WILD_RANK
+        out, tried = _rank_sets(size, r, held, wild_rank, self.min_naturals, self.relaxed)
+        self.spend(tried)  # (the same steps whether this process worked them out before or not)
         self.set_cache[key] = out
         return out
 
