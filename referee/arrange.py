@@ -378,6 +378,12 @@ class _Search:
             made.append(cand)
         return made
 
+    def cheapest_of_all(self, pool: list[int], supply: int) -> tuple[int, list[_Candidate]] | None:
+        """The nearest-miss search's cheapest arrangement, bounded only by the contract's whole size (every place
+        filled by an added card) past the hand's ``supply`` of wild cards."""
+        most = supply + sum(m.size for m in self.specs) + 1
+        return self.cheapest(0, pool, most, forced=most)
+
     def cheapest(self, i: int, pool: list[int], bound: int,
                  floor: tuple[Any, ...] = (), forced: int = 0) -> tuple[int, list[_Candidate]] | None:
         """The cheapest way to make the melds from ``i`` on, if it costs less than ``bound`` (branch and bound:
@@ -498,12 +504,11 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
             return Arrangement(False, whole.melds, [], whole.added, whole.needs, kinds=kinds,
                                needs_natural=whole.needs_natural)
         # the rest may be laid off in the same turn: going down with the contract is enough
-    specs = spec.contract.melds
+    specs = contract.melds
     nearest = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
-    most = wild_supply + sum(m.size for m in specs) + 1
     try:
         with budget.keeping(budget.left // 2):  # (half is kept for the two searches one after the other)
-            lowest = nearest.cheapest(0, list(pool), most, forced=most)  # (a copy: cut short, it keeps cards)
+            lowest = nearest.cheapest_of_all(list(pool), wild_supply)  # (a copy: cut short, it keeps cards)
     except OutOfBudget:
         if budget.out_of_time():
             return Arrangement(None, unused=cards, missing=None, exhausted=True)
@@ -551,8 +556,7 @@ def _nearest(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], bud
              supply: int) -> list[_Candidate] | None:
     """The melds that need the fewest cards added to the hand (``_nearer``), searched from the start."""
     search = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
-    most = supply + sum(m.size for m in specs) + 1
-    first = search.cheapest(0, pool, most, forced=most)
+    first = search.cheapest_of_all(pool, supply)
     return None if first is None else _nearer(search, pool, supply, first)
 
 

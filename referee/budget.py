@@ -44,7 +44,7 @@ class Budget:
         self._until_check -= steps
         if self._until_check <= 0:  # (what a batch of steps went past the mark counts toward the next one)
             self._until_check = self._until_check % CHECK_EVERY or CHECK_EVERY
-            if self.deadline is not None and self.clock() > self.deadline:
+            if self.out_of_time():
                 raise OutOfBudget()
 
     def out_of_time(self) -> bool:
