@@ -208,6 +208,24 @@ def _release() -> str:
     return digest.hexdigest()[:8]
 
 
+@bp.app_template_global()
+def game_url(endpoint: str, token: str) -> str:
+    """The address of one of a game's pages for a link's token (``games.<endpoint>``). A board draws up to a
+    dozen of these on every change, each 8 µs through ``url_for``; each is built once per process for the
+    address the app is served under (a board is drawn with a mark in the token's place: ``boards.marks``)."""
+    return _game_url(request.script_root, endpoint, token)
+
+
+@lru_cache(maxsize=4096)
+def _game_url(_root: str, endpoint: str, token: str) -> str:
+    return url_for("games." + endpoint, token=token)
+
+
+@lru_cache(maxsize=64)
+def _referee_page(_root: str, mode: str) -> str:
+    return url_for("referee.page", mode=mode)
+
+
 def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     """The referee preset to this game: its family, variants, house rules, hand, players and who is down."""
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
@@ -217,7 +235,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
-    return url_for("referee.page", mode=mode) + "?" + urlencode(pairs)
+    return _referee_page(request.script_root, mode) + "?" + urlencode(pairs)
 
 
 def outcome_words(st: Any) -> dict[str, str]:
