@@ -9,6 +9,7 @@ through the HTTP API beside ``/healthz`` on a real server on loopback. Targets (
 from __future__ import annotations
 
 import atexit
+import gc
 import http.client
 import json
 import logging
@@ -30,7 +31,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
-from referee.web import create_app  # noqa: E402
+from referee.web import create_app, warm  # noqa: E402
 from referee.web.scoreboard import services  # noqa: E402
 from referee.web.scoreboard.boards import MEMORY  # noqa: E402
 
@@ -105,6 +106,11 @@ def main() -> None:
     with app.app_context():
         upgrade()
     view, edit = seeded_game(app)
+    # served as app.py serves it: templates compiled and languages read first, then what the process holds at
+    # start set aside from the garbage collector (here with the corpus, which a server does not hold)
+    warm(app)
+    gc.collect()
+    gc.freeze()
     WSGIRequestHandler.protocol_version = "HTTP/1.1"  # keep the connection open between requests
     server = make_server("127.0.0.1", 0, app, threaded=True)
     port = server.server_port
