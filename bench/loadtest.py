@@ -24,7 +24,7 @@ that held, and exits non-zero if even the first step missed.
     DATABASE_URL=postgresql://… make loadtest         # PostgreSQL (migrated first)
     LOADTEST_TABLES=300 make loadtest                 # one load only
     INSTANCES=2 DATABASE_URL=postgresql://… make loadtest   # two servers on one database, phones
-                                                            # spread over both
+                                                            # spread over both, the cores shared out
 """
 
 from __future__ import annotations
@@ -62,9 +62,12 @@ MAX_TABLES = int(os.environ.get("LOADTEST_MAX", 1000))  # where stepping on stop
 POLL_EVERY = 2.0
 SAVE_EVERY = (4.0, 6.0)
 TWIN_EVERY = 5  # one save in five of a table is sent by two phones at once
-WORKERS = int(os.environ.get("WORKERS", server.WORKERS))  # as docs/deploy.md runs it
-THREADS = int(os.environ.get("THREADS", server.THREADS))
 INSTANCES = int(os.environ.get("INSTANCES", 1))
+# as docs/deploy.md runs it: a worker a core. Servers that stand for machines of their own share this machine's
+# cores: each gets its part (two servers of two workers on two cores made four processes contend for them,
+# 1.00 against 0.87 ms of CPU a request at 300 tables, and longer tails: docs/bench.md)
+WORKERS = int(os.environ.get("WORKERS", max(1, server.WORKERS // INSTANCES)))
+THREADS = int(os.environ.get("THREADS", server.THREADS))
 TARGET_MS = 100.0
 KEEP_ALIVE = server.KEEP_ALIVE_MS / 1000  # seconds the servers keep an idle connection open
 IDLE = KEEP_ALIVE - 3  # a phone's connection idle this long is opened again before it is used
@@ -418,9 +421,10 @@ def load_test(tmp: str, board_dir: str) -> int:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     database = "PostgreSQL" if url.startswith("postgres") else "SQLite"
     servers_word = f"{INSTANCES} server{'s' if INSTANCES > 1 else ''}"
+    workers_word = f"{WORKERS} worker{'s' if WORKERS > 1 else ''}"
     print(f"load test: {PHONES} phones a table polling every {POLL_EVERY:g} s, a hand saved every "
           f"{SAVE_EVERY[0]:g}–{SAVE_EVERY[1]:g} s per table (one in {TWIN_EVERY} by two phones at once); a step: "
-          f"phones joining over {JOIN:g} s, then {SECONDS:g} s; {servers_word} × granian {WORKERS} workers × "
+          f"phones joining over {JOIN:g} s, then {SECONDS:g} s; {servers_word} × granian {workers_word} × "
           f"{THREADS} threads, {database}, {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     servers, ports = start_servers(env)
     best: Step | None = None
