@@ -50,7 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from referee.web import server  # noqa: E402 - (the production server's command, from the project beside)
-from referee.web.scoreboard.boards import MEMORY  # noqa: E402
+from referee.web.scoreboard.boards import shared_memory  # noqa: E402
 
 PHONES = int(os.environ.get("LOADTEST_PHONES", 6))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", 20))
@@ -404,8 +404,7 @@ def start_servers(env: dict[str, str]) -> tuple[list[subprocess.Popen], list[int
 def main() -> int:
     # the database (SQLite's) in a folder of its own, and the boards drawn in shared memory where the machine has
     # it, as the servers keep them by default (``boards.board_folder``); both removed at the end
-    memory = MEMORY if MEMORY.is_dir() else None
-    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=memory) as kept:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=shared_memory()) as kept:
         return load_test(tmp, kept)
 
 

@@ -106,8 +106,8 @@ def _catalog_of(code: str) -> NullTranslations:
 
 @contextmanager
 def in_language(code: str) -> Iterator[None]:
-    """Words in ``code`` within the block (flask-babel's ``force_locale``, with the kept reader set aside): the
-    JSON API's ``"lang"``. The web layer switches language only through this."""
+    """Words in ``code`` within the block (flask-babel's ``force_locale``, and that language's reader in place of
+    the request's): the JSON API's ``"lang"``. The web layer switches language only through this."""
     with force_locale(code):
         kept = g._get_current_object()
         outside = kept.__dict__.pop("_reader", None)

@@ -8,13 +8,14 @@ from functools import lru_cache
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from markupsafe import Markup, escape
 
 from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from .. import assets
 from ..i18n import gettext, lang, number, rank_letters
+from ..urls import kept_url
 from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
 
@@ -24,13 +25,8 @@ bp = Blueprint("pages", __name__)
 def rule_url(family: str, anchor: str, **query: Any) -> str:
     """The link to one rule of a family's rules page; every rule link is built here (templates through the
     ``rule_link`` macro of ``_rule.html``). A verdict cites several rules and the same few links come again and
-    again: each is built once per process for the address the app is served under."""
-    return _rule_url(request.script_root, family, anchor, tuple(sorted(query.items())))
-
-
-@lru_cache(maxsize=2048)
-def _rule_url(_root: str, family: str, anchor: str, query: tuple[tuple[str, Any], ...]) -> str:
-    return url_for("pages.rules_page", family=family, **dict(query)) + "#" + anchor
+    again (``urls.kept_url``)."""
+    return kept_url("pages.rules_page", family=family, **query) + "#" + anchor
 
 
 @lru_cache(maxsize=None)

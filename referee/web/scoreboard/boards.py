@@ -50,6 +50,11 @@ def marks(secret: str) -> tuple[str, str]:
     return mark(b"board link token"), mark(b"board form token")
 
 
+def shared_memory(memory: Path = MEMORY) -> Path | None:
+    """The machine's shared memory as a folder, if it has one (also where the benchmarks keep boards)."""
+    return memory if memory.is_dir() else None
+
+
 def board_folder(configured: str | None, instance_path: str, memory: Path = MEMORY) -> tuple[Path, bool]:
     """Where a machine's workers keep boards: ``BOARD_DIR`` if set; else a folder of this user's own in the
     machine's shared memory, one for each instance folder (so every worker of one server finds the same, and
@@ -60,7 +65,7 @@ def board_folder(configured: str | None, instance_path: str, memory: Path = MEMO
     if configured:
         return Path(configured), False
     fallback = Path(instance_path) / "boards", False
-    if not memory.is_dir():
+    if shared_memory(memory) is None:
         return fallback
     name = hashlib.sha256(os.path.abspath(instance_path).encode()).hexdigest()[:16]
     folder = memory / f"rummy-boards-{os.geteuid()}-{name}"
