@@ -44,8 +44,10 @@ lint: setup
 	$(BIN)/mypy referee/web app.py
 	$(BIN)/mypy bench
 
-test: setup lint
-	$(BIN)/python -m pytest
+# prints how long it took; says when the PostgreSQL tests did not run (TEST_POSTGRES_URL unset: README, "Tests")
+test: setup
+	@t0=$$(date +%s); $(MAKE) --no-print-directory lint && $(BIN)/python -m pytest; rc=$$?; \
+	echo "make test: $$(( $$(date +%s) - t0 )) s, exit $$rc"; exit $$rc
 
 bench: setup
 	$(BIN)/python bench/bench.py

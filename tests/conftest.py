@@ -87,3 +87,46 @@ def app(request, tmp_path):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture()
+def serve(request, tmp_path):
+    """Starts the app as ``make serve`` does (``tests/serverkit.py``), on a migrated, empty database of the
+    backend asked for; every server it started is ended after the test, however the test ended."""
+    from tests.serverkit import Served
+
+    started: list[Served] = []
+
+    def start(backend: str = "sqlite", **options) -> Served:
+        folder = tmp_path / f"served-{len(started)}"
+        folder.mkdir()
+        app = make_app(request, folder, backend)
+        with app.app_context():
+            db.engine.dispose()
+        served = Served(app.config["DATABASE_URL"], **options)
+        started.append(served)
+        return served.start()
+
+    yield start
+    for served in started:
+        served.close()
+
+
+@pytest.fixture(params=list(backends()))
+def served(request, serve, tmp_path):
+    """The production server on SQLite, and on PostgreSQL when TEST_POSTGRES_URL names one; its output in
+    ``server.log`` in the test's folder."""
+    return serve(request.param, log=tmp_path / "server.log")
+
+
+def pytest_report_header(config):
+    if not POSTGRES:
+        return "PostgreSQL: not set (TEST_POSTGRES_URL); the PostgreSQL tests will not run"
+    return f"PostgreSQL: {POSTGRES.rsplit('@', 1)[-1]}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not POSTGRES:
+        terminalreporter.write_line(
+            "PostgreSQL tests did NOT run: TEST_POSTGRES_URL is not set (.ci/run starts a server and sets it; "
+            "README, 'Tests').", yellow=True, bold=True)

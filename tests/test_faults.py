@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import threading
@@ -22,42 +21,6 @@ from flask_migrate import upgrade
 
 from referee.web import create_app, server
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: Path, port: int, log: Path | None = None) -> subprocess.Popen:
-    """The production server (``referee.web.server``), two workers, on a SQLite file; its output to ``log``."""
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", SECRET_KEY="faults",
-               RATE_LIMIT_WRITES="100000 per minute")  # one client saving as fast as it can, on purpose
-    out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - (the server's, until it ends)
-    proc = subprocess.Popen(server.command(port=port, workers=2, access_log=log is not None),
-                            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.time() + 60  # a busy machine starts the server slowly; this is a wait, not a limit
-    while time.time() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    os.killpg(proc.pid, signal.SIGKILL)  # (its workers too)
-    raise RuntimeError("the server did not start")
-
-
-def api(port: int, method: str, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
-    conn.request(method, path, body=json.dumps(body), headers=headers)
-    resp = conn.getresponse()
-    return resp.status, json.loads(resp.read() or b"{}")
-
 
 @pytest.fixture()
 def migrated_db(tmp_path) -> Path:
@@ -68,61 +31,51 @@ def migrated_db(tmp_path) -> Path:
     return db
 
 
-def test_sigkill_mid_stream_keeps_every_acknowledged_save(migrated_db):
-    port = free_port()
-    server = start_server(migrated_db, port)
+def test_sigkill_mid_stream_keeps_every_acknowledged_save(served):
     acked: list[tuple[str, int]] = []
     games = []
-    try:
-        for _ in range(24):
-            status, g = api(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
-            assert status == 201
-            games.append(g)
-        stop = threading.Event()
+    for _ in range(24):
+        status, g = served.api("POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
+        assert status == 201
+        games.append(g)
+    stop = threading.Event()
 
-        def saver(g):
-            for hand in range(1, 8):
-                if stop.is_set():
-                    return
-                try:
-                    status, _ = api(port, "POST", f"/api/v1/games/{g['id']}/hands",
-                                    {"hand": hand, "out": "A", "leftovers": {"B": ["K", "7"], "C": ["A"]}},
-                                    g["edit_token"])
-                except (OSError, http.client.HTTPException, ValueError):
-                    return  # the server died under this request: not acknowledged
-                if status == 201:
-                    acked.append((g["id"], hand))
+    def saver(g):
+        for hand in range(1, 8):
+            if stop.is_set():
+                return
+            try:
+                status, _ = served.api("POST", f"/api/v1/games/{g['id']}/hands",
+                                       {"hand": hand, "out": "A", "leftovers": {"B": ["K", "7"], "C": ["A"]}},
+                                       g["edit_token"])
+            except (OSError, http.client.HTTPException, ValueError):
+                return  # the server died under this request: not acknowledged
+            if status == 201:
+                acked.append((g["id"], hand))
 
-        threads = [threading.Thread(target=saver, args=(g,)) for g in games]
-        for t in threads:
-            t.start()
-        deadline = time.time() + 20
-        while len(acked) < 15 and time.time() < deadline:
-            time.sleep(0.005)
-        os.killpg(server.pid, signal.SIGKILL)  # the whole server, workers and all, mid-stream
-        server.wait()
-        stop.set()
-        for t in threads:
-            t.join()
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGKILL)
+    threads = [threading.Thread(target=saver, args=(g,)) for g in games]
+    for t in threads:
+        t.start()
+    deadline = time.time() + 20
+    while len(acked) < 15 and time.time() < deadline:
+        time.sleep(0.005)
+    served.kill()  # the whole server, workers and all, mid-stream
+    stop.set()
+    for t in threads:
+        t.join()
     assert 0 < len(acked) < len(games) * 7, "the kill did not land mid-stream: the test proves nothing"
-    with sqlite3.connect(migrated_db) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    server = start_server(migrated_db, port)
-    try:
-        for game_id, hand in acked:
-            g = next(x for x in games if x["id"] == game_id)
-            status, state = api(port, "GET", f"/api/v1/games/{game_id}", {}, g["edit_token"])
-            assert status == 200
-            assert hand in [h["hand"] for h in state["hands"]], (game_id, hand)
-            for h in state["hands"]:  # nothing half-written: every recorded hand is whole
-                assert set(h["penalties"]) == {"A", "B", "C"}
-    finally:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
+    if served.database_url.startswith("sqlite"):
+        with sqlite3.connect(served.database_url.removeprefix("sqlite:///")) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    served.start()
+    for game_id, hand in acked:
+        g = next(x for x in games if x["id"] == game_id)
+        status, state = served.api("GET", f"/api/v1/games/{game_id}", None, g["edit_token"])
+        assert status == 200
+        assert hand in [h["hand"] for h in state["hands"]], (game_id, hand)
+        for h in state["hands"]:  # nothing half-written: every recorded hand is whole
+            assert set(h["penalties"]) == {"A", "B", "C"}
 
 
 def test_locked_database_says_so_and_writes_nothing(migrated_db):
@@ -219,44 +172,44 @@ def test_sqlite_writes_take_turns_and_one_that_never_gets_its_turn_writes_nothin
     assert codes == [201] * 8
 
 
-def test_the_production_servers_access_log_holds_no_token_and_a_large_body_is_refused(migrated_db, tmp_path):
+def test_the_production_servers_access_log_holds_no_token_and_a_large_body_is_refused(serve, tmp_path):
     """granian's own access log (``ACCESS_LOG=1``) shows a game link as ``/g/***``; a body over the app's cap is
     refused with 413 before the app reads it, on the real server."""
-    port, log = free_port(), tmp_path / "server.log"
-    proc = start_server(migrated_db, port, log)
-    try:
-        status, g = api(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
-        assert status == 201
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        for path in (f"/g/{g['edit_token']}/board", f"/g/{g['view_token']}"):
-            conn.request("GET", path)
-            assert conn.getresponse().read()
-        conn.request("POST", "/api/v1/games", body=b"{" + b" " * 400_000 + b"}",
-                     headers={"Content-Type": "application/json"})
-        refused = conn.getresponse()
-        assert refused.status == 413 and json.loads(refused.read())["error"]["code"] == "too_large"
-        deadline = time.time() + 10
-        while "/board" not in log.read_text() and time.time() < deadline:
-            time.sleep(0.05)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=20)
+    log = tmp_path / "server.log"
+    served = serve("sqlite", log=log, access_log=True)
+    status, g = served.api("POST", "/api/v1/games", {"ruleset": "liverpool", "players": ["A", "B", "C"]})
+    assert status == 201
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    for path in (f"/g/{g['edit_token']}/board", f"/g/{g['view_token']}"):
+        conn.request("GET", path)
+        assert conn.getresponse().read()
+    conn.request("POST", "/api/v1/games", body=b"{" + b" " * 400_000 + b"}",
+                 headers={"Content-Type": "application/json"})
+    refused = conn.getresponse()
+    assert refused.status == 413 and json.loads(refused.read())["error"]["code"] == "too_large"
+    deadline = time.time() + 10
+    while "/board" not in log.read_text() and time.time() < deadline:
+        time.sleep(0.05)
+    served.stop()
     text = log.read_text()
     assert "/g/***/board" in text and "GET /g/***" in text and "POST /api/v1/games" in text, text
     assert g["edit_token"] not in text and g["view_token"] not in text
 
 
-def test_a_server_asked_to_stop_stops_even_just_after_it_started(migrated_db):
+def test_a_server_asked_to_stop_stops_even_just_after_it_started(serve):
     """Asked to stop as soon as it answers (a restart right after a start, its second worker maybe still
     loading the app), the server stops within its time to stop (``server.STOP_WITHIN_S``): without that time
     granian waited for such a worker for ever. Three starts and stops, each at once."""
-    for _ in range(3):
-        proc = start_server(migrated_db, free_port())
+    served = serve("sqlite")
+    for i in range(3):
+        if i:
+            served.start()
+        proc = served.proc
         asked = time.monotonic()
         os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=server.STOP_WITHIN_S + 20)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            served.kill()
             pytest.fail("the server did not stop")
         assert time.monotonic() - asked < server.STOP_WITHIN_S + 5

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -15,3 +18,36 @@ def shot(page, name: str) -> None:
 
 def fits_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def on_error_page(page) -> bool:
+    """Whether a navigation that met no network left the page on the browser's own error page. (After a failed
+    ``goto`` Playwright's ``page.url`` still names the page asked for; the document knows where it is.)"""
+    deadline = time.monotonic() + 3  # (the error page is shown a moment after the navigation has failed)
+    while True:
+        if page.url.startswith("chrome-error://"):
+            return True
+        try:
+            if str(page.evaluate("() => location.href")).startswith("chrome-error://"):
+                return True
+        except Exception:  # (a page between two documents: asked again)
+            pass
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)
+
+
+@contextmanager
+def offline(page) -> Iterator[None]:
+    """The page's browser context without a network for the ``with`` block: the page and its service worker
+    alike (``context.set_offline``; pinned by ``test_harness.py``). Then online again; a page that a navigation
+    left on the browser's error page meanwhile is taken back to the app page it showed before, as a person
+    would go back, so that the test goes on in the app."""
+    before = page.url
+    page.context.set_offline(True)
+    try:
+        yield
+    finally:
+        page.context.set_offline(False)
+        if on_error_page(page):
+            page.goto(before)

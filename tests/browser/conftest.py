@@ -14,6 +14,12 @@ import pytest
 from tests.browser.browserkit import PHONE
 
 CHROMIUM = "/usr/bin/chromium"
+# How long a browser test waits for what it expects before it fails: seconds, so that a missing element fails
+# the test at once rather than holding the suite (the whole test has its own limit: ``timeout`` in
+# pyproject.toml). Generous for a loaded machine: a page here answers in milliseconds.
+ACTION_MS = 10_000  # a click, a fill, a wait for an element
+NAVIGATION_MS = 15_000  # a page load
+EXPECT_MS = 5_000  # expect(...) assertions
 
 
 @pytest.fixture(scope="session")
@@ -40,12 +46,26 @@ def browser():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: .ci/run should have installed Debian's chromium")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_MS)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run"])
+        new_context = b.new_context
+
+        def quick_context(*args, **kwargs):
+            ctx = new_context(*args, **kwargs)
+            ctx.set_default_timeout(ACTION_MS)
+            ctx.set_default_navigation_timeout(NAVIGATION_MS)
+            return ctx
+
+        def quick_page(*args, **kwargs):
+            return quick_context(*args, **kwargs).new_page()
+
+        b.new_context = quick_context  # every context a test opens waits seconds, not Playwright's 30 s
+        b.new_page = quick_page
         yield b
         b.close()
 
