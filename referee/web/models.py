@@ -21,6 +21,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -152,9 +153,11 @@ class Down(db.Model):  # type: ignore[name-defined]
 
 
 class Change(db.Model):  # type: ignore[name-defined]
-    """One entry of a game's history: what changed, when, through which link, and enough to undo it."""
+    """One entry of a game's history: what changed, when, through which link, and enough to undo it; and the id
+    of the request that made it, when the phone sent one, so that a retried request is applied once."""
 
     __tablename__ = "changes"
+    __table_args__ = (Index("ix_changes_game_request", "game_id", "request_id", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -166,6 +169,7 @@ class Change(db.Model):  # type: ignore[name-defined]
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    request_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 def _hands_of_game() -> Any:

@@ -157,10 +157,19 @@ def test_stale_second_phone_is_told(browser, live_server):
                 fs.locator(".rank-pad button[data-rank='5']").click()
     p1.click("#record button.primary")
     assert "Hand 1 saved" in p1.inner_text(".flash")
+    # phone 2 said Player 2 went out: both entries are shown, nothing of phone 2's is saved
     p2.click("#record button.primary")
-    assert "already recorded" in p2.inner_text(".flash")
-    assert p2.locator("#now-title").inner_text() == "Hand 2 of 7"
+    race = p2.locator("section.race")
+    expect(race).to_contain_text("Hand 1 was saved by another phone first")
+    assert race.locator("tr.differs").count() >= 2  # who went out, and the two players who went out
+    assert p2.locator("#board td.total").first.inner_text() == "0"  # the board shows the saved hand
     shot(p2, "game-15-second-phone-told")
+    # one tap puts phone 2's entry in place of the saved one
+    p2.click("section.race button.primary")
+    expect(p2.locator(".flash")).to_contain_text("Hand 1 corrected")
+    expect(p2.locator("#now-title")).to_have_text("Hand 2 of 7")
+    totals = [p2.locator("#board td.total").nth(i).inner_text() for i in range(4)]
+    assert totals == ["5", "0", "5", "5"]
     a.close()
     b.close()
 

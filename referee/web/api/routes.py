@@ -26,6 +26,7 @@ from ..groups import services as group_services
 from ..i18n import gettext, in_language, lang, message
 from ..rules.routes import rule_url as rules_page_url
 from ..scoreboard import services
+from ..scoreboard.forms import REQUEST_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -445,7 +446,8 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
         out, entries = _api_entries(game, data)
         saved = services.record_hand(game, number, out, entries, via="api",  # type: ignore[arg-type]
                                      exact_cut=bool_field(data, "exact_cut", False),
-                                     expected_version=version_field(data), with_totals=True)
+                                     expected_version=version_field(data), with_totals=True,
+                                     request_id=request_id_field(data))
     except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
@@ -461,7 +463,8 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
     expected = version_field(data)
     out, entries = _api_entries(game, data)
     saved = services.correct_hand(game, number, out, entries, expected, via="api",
-                                  exact_cut=bool_field(data, "exact_cut", False), with_totals=True)
+                                  exact_cut=bool_field(data, "exact_cut", False), with_totals=True,
+                                  request_id=request_id_field(data))
     return hand_result(game, saved), 200
 
 
@@ -473,10 +476,22 @@ def version_field(data: dict[str, Any]) -> int | None:
     return expected
 
 
+def request_id_field(data: dict[str, Any]) -> str | None:
+    """The id a client gives a write (optional): the same write sent again with it (a retry after a lost answer)
+    is applied once and answered as the first was. 8 to 40 letters, digits, ``-`` or ``_``."""
+    value = data.get("request_id")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not REQUEST_ID.fullmatch(value):
+        raise Refusal("wrong_type", "request_id", expected=N_("8 to 40 letters, digits, - or _"))
+    return value
+
+
 def hand_result(game: Any, saved: services.Saved) -> Response:
     names = [p.name for p in game.players]
+    summed = saved.totals if saved.totals is not None else services.totals(game)
     return jsonify({"hand": saved.hand.number, "penalties": {names[r.seat]: r.score for r in saved.hand.results},
-                    "totals": saved.totals, "version": game.version})
+                    "totals": summed, "version": game.version})
 
 
 @bp.post("/games/<game_id>/end")
@@ -503,7 +518,8 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     if player not in seat:
         raise Refusal("unknown_player", "player", status=422, name=str(player)[:40])
     number = int_field(data, "hand")
-    outcome = services.add_buy(game, number, seat[player], via="api")  # type: ignore[arg-type]
+    outcome = services.add_buy(game, number, seat[player], via="api",  # type: ignore[arg-type]
+                               request_id=request_id_field(data))
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
             "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",
             "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}

@@ -7,6 +7,7 @@ number of players (``hand_form(n)``).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -18,8 +19,23 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Option
 from ..errors import Refusal
 from ..fields import WHOLE, ListField, WholeNumberField
 
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 
-class SeatForm(FlaskForm):
+
+class RequestIdMixin:
+    """The id a phone gives a write (``static/outbox.js``), kept with the change it makes, so that the same
+    request sent again is applied once. A value that is not such an id is ignored: the write goes through as one
+    sent without an id."""
+
+    request_id = StringField()
+
+    @property
+    def request(self) -> str | None:
+        value = self.request_id.data or ""  # type: ignore[attr-defined]
+        return value if REQUEST_ID.fullmatch(value) else None
+
+
+class SeatForm(RequestIdMixin, FlaskForm):
     """A tap on one player's row of the hand being played (the buy and down buttons)."""
 
     hand = WholeNumberField(validators=[InputRequired()])
@@ -48,7 +64,7 @@ class VersionForm(FlaskForm):
     version = WholeNumberField(validators=[Optional()])
 
 
-class HandFormBase(FlaskForm):
+class HandFormBase(RequestIdMixin, FlaskForm):
     """One hand's result: who went out (a seat, or "stock"), each other player's leftover cards or typed total,
     and whether the cut was exact. ``hand_form(n)`` adds the per-seat fields."""
 
@@ -65,7 +81,7 @@ class HandFormBase(FlaskForm):
 
     def typed(self) -> dict[str, str]:
         """Each field as it was posted, to show again with a refusal (what was typed is never lost)."""
-        return {f.name: str(f.raw_data[0]) for f in self if f.raw_data and f.name != "csrf_token"}
+        return {f.name: str(f.raw_data[0]) for f in self if f.raw_data and f.name not in ("csrf_token", "request_id")}
 
     def out_seat(self) -> int | None:
         """The seat that went out; None when the stock ran out."""

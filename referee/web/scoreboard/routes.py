@@ -409,19 +409,74 @@ def record(token: str) -> Any:
     try:
         number = _hand_number(form)
         entries = _entries(form, game.players)
-        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
-                                    expected_version=_seen_version(form)).hand
+        out_seat = form.out_seat()
+        hand = services.record_hand(game, number, out_seat, entries, exact_cut=form.cut_was_exact,
+                                    expected_version=_seen_version(form), request_id=form.request).hand
     except RefereeError as e:
-        if e.code == "already_recorded":
-            flash(game_error_text(e), "warning")
-            return redirect(url_for("games.play", token=token))
         ctx = board_context(board_links.load(token)[0], True, token)  # (with its history: undo and redo)
+        if e.code == "already_recorded":  # another phone saved this hand first: both entries are shown
+            race = lost_race(ctx["game"], number, form)
+            if race["same"]:
+                flash(gettext("Hand %(hand)s was already saved by another phone, with the same scores.",
+                              hand=number), "saved")
+                return _to_game(token)
+            ctx["race"] = race
+            return render_template("games/game.html", **ctx), status_of(e)
         ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed())
         return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
         f"{names[r.seat]} +{r.score}" for r in hand.results)), "saved")
-    return redirect(url_for("games.play", token=token))
+    return _to_game(token)
+
+
+def _to_game(token: str) -> Any:
+    """After a write that moves the game on: back to the game page. The page's own script (``static/outbox.js``,
+    which sends the form with ``HX-Request``) is told where to go instead of being redirected, so that the
+    messages wait for the page it opens."""
+    target = url_for("games.play", token=token)
+    if request.headers.get("HX-Request") == "true":
+        resp = make_response("", 204)
+        resp.headers["HX-Redirect"] = target
+        return resp
+    return redirect(target)
+
+
+def lost_race(game: Any, number: int, form: Any) -> dict[str, Any]:
+    """A hand another phone saved first, beside what this phone sent for it: each player's score and cards in
+    both, whether they differ, and this phone's entry as the fields of a correction."""
+    names = [p.name for p in game.players]
+    typed = form.typed()
+    hand = next((h for h in game.hands if h.number == number), None)
+    mine: dict[int, int] = {}
+    try:
+        scored = services.score(game, services.rules_of(game), number, form.out_seat(),
+                                _entries(form, game.players), exact_cut=form.cut_was_exact)
+        mine = {r.seat: r.score for r in scored}
+    except RefereeError:
+        pass  # this phone's entry is shown as typed, without its scores
+    rows = []
+    for seat, name in enumerate(names):
+        saved = next((r for r in hand.results if r.seat == seat), None) if hand is not None else None
+        row = {"name": name,
+               "saved": None if saved is None else saved.score,
+               "saved_cards": "" if saved is None or saved.cards is None else leftovers_text(saved.cards),
+               "mine": mine.get(seat),
+               "mine_cards": typed.get(f"cards_{seat}", "") or typed.get(f"total_{seat}", "")}
+        row["differs"] = row["saved"] != row["mine"]
+        rows.append(row)
+    out_mine = typed.get("out", "")
+    out_saved = "" if hand is None else ("stock" if hand.out_seat is None else str(hand.out_seat))
+    same = hand is not None and out_mine == out_saved and all(not r["differs"] for r in rows)
+    fields = {k: v for k, v in typed.items() if k not in ("hand", "version")}
+    return dict(hand=number, rows=rows, same=same, fields=fields, recorded=hand is not None,
+                out_saved=_out_name(out_saved, names), out_mine=_out_name(out_mine, names))
+
+
+def _out_name(value: str, names: list[str]) -> str:
+    if value == "stock":
+        return gettext("Nobody: the stock ran out")
+    return names[int(value)] if value.isdigit() and int(value) < len(names) else ""
 
 
 @bp.post("/g/<token>/buy")
@@ -432,9 +487,9 @@ def buy(token: str) -> Any:
         if not form.validate():
             _seat_refusal(form)
         if form.removing:
-            services.remove_buy(game, form.hand.data, form.seat.data)
+            services.remove_buy(game, form.hand.data, form.seat.data, request_id=form.request)
         else:
-            outcome = services.add_buy(game, form.hand.data, form.seat.data)
+            outcome = services.add_buy(game, form.hand.data, form.seat.data, request_id=form.request)
             if not outcome.added:
                 flash(refused_with_rule(game.family, message(outcome.reason, outcome.params),
                                         CODES[outcome.reason].rule), "warning")
@@ -461,7 +516,7 @@ def down(token: str) -> Any:
     game: Any = saved_to.edit_only(token)
     form = DownForm()
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
-        services.set_down(game, form.hand.data, form.seat.data, form.going_down)
+        services.set_down(game, form.hand.data, form.seat.data, form.going_down, request_id=form.request)
     return _back(token)
 
 
@@ -596,7 +651,7 @@ def correct(token: str, number: int) -> Any:
     form.validate()
     try:
         services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
-                              exact_cut=form.cut_was_exact)
+                              exact_cut=form.cut_was_exact, request_id=form.request)
     except RefereeError as e:
         # a stale page keeps the typed correction too: the form is drawn again at the game's new version
         error = gettext("Someone changed this game since you opened this page.") if e.code == "stale" else \
@@ -604,7 +659,7 @@ def correct(token: str, number: int) -> Any:
         ctx.update(error=error, error_field=e.field, entered=form.typed())
         return render_template("games/correct.html", **ctx), status_of(e)
     flash(gettext("Hand %(hand)s corrected.", hand=number), "saved")
-    return redirect(url_for("games.play", token=token))
+    return _to_game(token)
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:

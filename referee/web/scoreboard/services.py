@@ -500,11 +500,13 @@ class _Write:
     them under the lock when it moved; after the write it holds what was read and the new version, not what was written
     (which the write returns)."""
 
-    def __init__(self, game: Game | GameRead, *changed: str) -> None:
+    def __init__(self, game: Game | GameRead, *changed: str, request_id: str | None = None) -> None:
         self.game = game
         self.changed = changed
         self.cancelled = False
         self.version = 0
+        self.request_id = request_id
+        self.replayed: Any = None  # the change this request made already (a retry), found under the lock
 
     def __enter__(self) -> _Write:
         self.queue: WriteQueue = current_app.extensions["write_queue"]  # (SQLite: wait for the turn to write)
@@ -523,6 +525,8 @@ class _Write:
             self.queue.__exit__(None, None, None)
             raise
         self.version = bumped - 1
+        if self.request_id is not None:
+            self.replayed = db.session.execute(_APPLIED, {"game": self.game.id, "request": self.request_id}).first()
         if isinstance(self.game, GameRead):  # (read with statements: read again with them, and told the version)
             if self.version != read:
                 _read_again(self.game)
@@ -546,6 +550,8 @@ class _Write:
         try:
             if kind is not None or self.cancelled:
                 db.session.rollback()
+                if isinstance(self.game, GameRead) and self.version:  # (the bump was rolled back with the rest)
+                    self.game.version = self.version
                 return
             try:
                 db.session.commit()
@@ -556,6 +562,13 @@ class _Write:
             self.queue.__exit__(None, None, None)
         if self.changed and not isinstance(self.game, GameRead):
             db.session.expire(self.game, list(self.changed))
+
+
+# The change a request made, found by the id the phone sent with it: a request sent again (the connection dropped
+# before the answer came, or the phone kept it while offline) is answered as the first was, and written once.
+_APPLIED = (select(Change.__table__.c.kind, Change.__table__.c.hand_number, Change.__table__.c.seat)
+            .where(Change.__table__.c.game_id == bindparam("game"),
+                   Change.__table__.c.request_id == bindparam("request")))
 
 
 def _version_arg(version: Any) -> int | None:
@@ -588,27 +601,36 @@ class Saved(NamedTuple):
     opened and rolled back to read them (two round trips, and psycopg drops its prepared statements after a
     rollback)."""
 
-    hand: Hand
+    hand: Hand | HandRead  # HandRead only when ``again``: the hand as read, nothing written
     totals: dict[str, int] | None
+    again: bool = False  # the same request recorded this hand before: nothing was written now
 
 
 def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
                 via: str = "edit link", exact_cut: bool = False, expected_version: Any = None,
-                with_totals: bool = False) -> Saved:
+                with_totals: bool = False, request_id: str | None = None) -> Saved:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
-    the game changed since, nothing is saved (the hand already recorded by another phone is said first)."""
+    the game changed since, nothing is saved (the hand already recorded by another phone is said first).
+    ``request_id``, when given, makes a retry of the same save answer as the save did (``Saved.again``)
+    instead of recording the hand twice or calling it another phone's."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
     expected = _version_arg(expected_version)
     read = game.version
     early = _scored_early(game, number, out_seat, entries, exact_cut)
     try:
-        with _Write(game, *RECORDED) as w:
+        with _Write(game, *RECORDED, request_id=request_id) as w:
+            if w.replayed is not None and w.replayed.kind == "hand_recorded":
+                w.cancel()
+                hand = next((h for h in game.hands if h.number == w.replayed.hand_number), None)
+                if hand is not None:  # (undone since: said as the hand already recorded, then undone)
+                    return Saved(hand, None, again=True)
             if number <= game.hands_recorded:
                 raise Refusal("already_recorded", "hand", hand=number)
             w.expect(expected)
             return _record(game, number, out_seat, entries, via, exact_cut,
-                           scored=early if w.version == read else None, with_totals=with_totals)
+                           scored=early if w.version == read else None, with_totals=with_totals,
+                           request_id=request_id)
     except IntegrityError:
         raise Refusal("already_recorded", "hand", hand=number) from None
 
@@ -628,7 +650,8 @@ def _scored_early(game: Game | GameRead, number: int, out_seat: int | None, entr
 
 
 def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
-            exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False) -> Saved:
+            exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
+            request_id: str | None = None) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
     version) and add it; with the totals it leaves if asked for."""
     rules = rules_of(game)
@@ -658,7 +681,7 @@ def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: d
         (_INSERT_RESULT, [{"game": game.id, "number": number, "seat": r.seat, "penalty": r.penalty,
                            "bonus": r.bonus, "cards": r.cards} for r in results]),
         (_INSERT_CHANGE, {"game": game.id, "at": at, "via": via, "kind": "hand_recorded", "hand": number,
-                          "after": _snapshot(hand)})]
+                          "after": _snapshot(hand), "request": request_id})]
     if with_totals:
         steps.append((_SCORES, {"game": game.id}))
     written = in_one_trip(db.session.connection(), steps)
@@ -682,18 +705,22 @@ _INSERT_RESULT = insert(RESULTS).inline().values(
     seat=bindparam("seat"), penalty=bindparam("penalty"), bonus=bindparam("bonus"), cards=bindparam("cards"))
 _INSERT_CHANGE = insert(Change.__table__).inline().values(
     game_id=bindparam("game"), at=bindparam("at"), via=bindparam("via"), kind=bindparam("kind"),
-    hand_number=bindparam("hand"), undone=False, after=bindparam("after", type_=Change.__table__.c.after.type))
+    hand_number=bindparam("hand"), undone=False, after=bindparam("after", type_=Change.__table__.c.after.type),
+    request_id=bindparam("request"))
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
                  expected_version: Any, via: str = "edit link", exact_cut: bool = False,
-                 with_totals: bool = False) -> Saved:
+                 with_totals: bool = False, request_id: str | None = None) -> Saved:
     if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
     expected = _version_arg(expected_version)
-    with _Write(game, "last_undoable", "changes") as w:
-        w.expect(expected)
+    with _Write(game, "last_undoable", "changes", request_id=request_id) as w:
         hand = next((h for h in game.hands if h.number == number), None)
+        if w.replayed is not None and hand is not None:  # the same correction sent again: made once
+            w.cancel()
+            return Saved(hand, None, again=True)
+        w.expect(expected)
         if hand is None:  # undone since the page was drawn
             raise Refusal("stale", None)
         results = score(game, rules_of(game), number, out_seat, entries, exact_cut)
@@ -705,7 +732,7 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
         hand.results.extend(results)
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
-                              after=_snapshot(hand)))
+                              after=_snapshot(hand), request_id=request_id))
         summed = totals(game) if with_totals else None
     return Saved(hand, summed)
 
@@ -718,13 +745,21 @@ class BuyOutcome:
     left: int | None
 
 
-def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link") -> BuyOutcome:
+def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link",
+            request_id: str | None = None) -> BuyOutcome:
     """One more buy for a player in the current hand, if the family's limit allows it.
 
     The limit is checked under the game's lock, and again by the INSERT itself (which adds the row only while
-    the hand is the one being played and the player is under the limit)."""
+    the hand is the one being played and the player is under the limit). A request sent again with the same
+    ``request_id`` (a retry) adds nothing."""
     rules = rules_of(game)
-    with _Write(game, "buys", "current_buys", "changes", "last_undoable") as w:
+    with _Write(game, "buys", "current_buys", "changes", "last_undoable", request_id=request_id) as w:
+        if w.replayed is not None:  # answered as the first send was: the buy it added, the buys left now
+            w.cancel()
+            hand_of, seat_of = w.replayed.hand_number, w.replayed.seat
+            used: int = db.session.execute(select(db.func.count(Buy.id)).where(
+                Buy.game_id == game.id, Buy.hand_number == hand_of, Buy.seat == seat_of)).scalar_one()
+            return BuyOutcome(True, "buy_recorded", {"player": game.players[seat_of].name}, buys_left(rules, used))
         if number != current_hand(game, rules):
             raise Refusal("not_current_hand", "hand", hand=number)
         if not 0 <= seat < len(game.players):
@@ -747,26 +782,33 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
         if new_id is None:  # (cannot happen under the lock; said as the limit if it ever does)
             w.cancel()
             return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-        db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat))
+        db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat,
+                              request_id=request_id))
     return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
-def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link") -> bool:
-    with _Write(game, "last_undoable", "changes", "buys", "current_buys") as w:
+def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link",
+               request_id: str | None = None) -> bool:
+    with _Write(game, "last_undoable", "changes", "buys", "current_buys", request_id=request_id) as w:
+        if w.replayed is not None:
+            w.cancel()
+            return True
         last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
                                                        Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
         if last is None:
             w.cancel()
             return False
         db.session.delete(last)
-        db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat))
+        db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat,
+                              request_id=request_id))
     return True
 
 
-def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str = "edit link") -> None:
+def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str = "edit link",
+             request_id: str | None = None) -> None:
     """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
-    with _Write(game, "last_undoable", "changes", "downs") as w:
-        if number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
+    with _Write(game, "last_undoable", "changes", "downs", request_id=request_id) as w:
+        if w.replayed is not None or number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
             w.cancel()
             return
         row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
@@ -779,7 +821,7 @@ def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str
             w.cancel()
             return
         db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
-                              hand_number=number, seat=seat))
+                              hand_number=number, seat=seat, request_id=request_id))
 
 
 def last_change(game: Game) -> Change | None:
