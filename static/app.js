@@ -1,12 +1,16 @@
-// On every page: register the service worker, and keep the rules page being read for offline reading.
+// On every page: register the service worker (static/sw.js), and keep the page being read for offline use when
+// it asks to be kept (a game, the rules). Where the browser has no service worker (a plain http address on a
+// LAN), pages work as before, and a game's page still keeps what is typed and tapped (static/outbox.js).
 (function () {
   "use strict";
   if (!("serviceWorker" in navigator)) { return; }
+  var controlled = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.register("/sw.js").then(function () {
     return navigator.serviceWorker.ready;
   }).then(function () {
-    if (window.caches && document.body.dataset.offline === "keep") {
-      caches.open("rules-pages-v1").then(function (c) { return c.add(location.href); }).catch(function () {});
+    // a page opened before the service worker took charge of it is kept now (afterwards the worker keeps it)
+    if (window.caches && !controlled && document.body.dataset.offline === "keep") {
+      caches.open("pages-v1").then(function (c) { return c.add(location.href); }).catch(function () {});
     }
   }).catch(function () {});
 })();

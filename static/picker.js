@@ -240,6 +240,7 @@
   }
   init();
   document.body.addEventListener("htmx:afterSettle", init);
+  document.addEventListener("rummy:swapped", init);  // (a game page's end-of-hand form drawn again: scoreboard.js)
 
   // The referee's table settings change the pack and the deal: ask the server for the picker's new facts.
   document.querySelectorAll("form[data-picker-facts]").forEach(function (form) {

@@ -4,27 +4,45 @@
   "use strict";
 
   // --- live board: ask every few seconds while the page is visible; 304 while nothing changed
-  // The board carries the tag of the version it shows, so the first poll after a page load or an htmx swap is
-  // a 304 too, and the board is only re-drawn when the game changed.
+  // The board carries the tag of the version it shows, so the first poll after a page load or a redraw is a 304
+  // too, and the board is only drawn again when the game changed. A poll that gets no answer (offline, the server
+  // restarting) is tried again later and later, up to half a minute, and the page says since when the board has
+  // not been checked; the first answer clears that.
   var board = document.getElementById("board");
   var etag = board && board.dataset.etag || null;
-  document.body.addEventListener("htmx:configRequest", function (e) {
-    if (etag && e.detail.verb === "get" && e.detail.path.slice(-6) === "/board") {
-      e.detail.headers["If-None-Match"] = etag;
-    }
-  });
-  document.body.addEventListener("htmx:beforeSwap", function (e) {
-    // An unchanged board (304) has no body: keep the board as it is rather than swap in nothing.
-    if (e.detail.xhr && e.detail.xhr.status === 304) { e.detail.shouldSwap = false; }
-  });
-  document.body.addEventListener("htmx:afterRequest", function (e) {
-    var tag = e.detail.xhr && e.detail.xhr.status === 200 && e.detail.xhr.getResponseHeader("ETag");
-    if (tag) { etag = tag; }
-  });
-  document.body.addEventListener("htmx:afterSwap", function (e) {
+  var POLL = 3000, checkedAt = Date.now(), failures = 0, pollTimer = null, drawn = 0;
+  var lang = document.documentElement.lang || "en";
+
+  function swap(html, ids) {
+    // What the server drew (a board fragment, or a whole game page) put in place of the elements of the same
+    // ids; #flashes takes the messages only. Then the board's followers are told (the outbox, the end-of-hand
+    // form).
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    ids.forEach(function (id) {
+      var now = document.getElementById(id), next = doc.getElementById(id);
+      if (!now || !next) { return; }
+      if (id === "flashes") { now.innerHTML = next.innerHTML; return; }
+      next.removeAttribute("hx-swap-oob");
+      now.replaceWith(document.adoptNode(next));
+      if (id === "record-zone") { initZone(); }
+    });
+    if (ids.indexOf("board") >= 0) { drawn += 1; afterBoard(); }
+  }
+  window.rummyBoard = { swap: swap };
+
+  function initZone() {
+    var zone = document.getElementById("record-zone");
+    if (!zone) { return; }
+    zone.dispatchEvent(new CustomEvent("rummy:swapped", { bubbles: true }));
+    initRecord();
+  }
+
+  function afterBoard() {
     var b = document.getElementById("board"), zone = document.getElementById("record-zone");
-    if (b && b.dataset.etag) { etag = b.dataset.etag; }
-    if (!b || !zone || e.detail.target !== b && e.detail.elt !== b) { return; }
+    if (!b) { return; }
+    if (b.dataset.etag) { etag = b.dataset.etag; }
+    document.dispatchEvent(new CustomEvent("rummy:board"));
+    if (!zone) { return; }
     // The end-of-hand form says which version of the game this phone last showed: a save is refused only if
     // the game changed after that (another phone's undo a moment ago), never for a change the board shows.
     var form = document.getElementById("record");
@@ -33,18 +51,67 @@
     // Another phone moved the game on to a new hand: bring the end-of-hand form along, unless this phone has
     // started filling it in (then its save is answered with what happened, and nothing typed is lost).
     if (b.dataset.hand !== zone.dataset.hand && !(form && form.dataset.touched)) {
-      window.htmx.ajax("GET", window.location.pathname + window.location.search,
-                       { target: "#record-zone", select: "#record-zone", swap: "outerHTML" });
+      fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) { if (html) { swap(html, ["record-zone"]); } })
+        .catch(function () { /* the next change of hand tries again */ });
     }
-  });
-  document.body.addEventListener("htmx:afterSettle", function (e) {
-    if (e.detail.target && e.detail.target.id === "record-zone") { initRecord(); }
-  });
-  if (board && window.htmx) {
-    setInterval(function () {
-      var b = document.getElementById("board");
-      if (b && document.visibilityState === "visible") { window.htmx.trigger(b, "poll"); }
-    }, 3000);
+  }
+
+  var staleNote = document.getElementById("board-stale");
+  function ago() {
+    var s = Math.round((Date.now() - checkedAt) / 1000);
+    var rtf = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "auto" }) : null;
+    if (!rtf) { return new Date(checkedAt).toLocaleTimeString(lang); }
+    return s < 60 ? rtf.format(-s, "second") : s < 3600 ? rtf.format(-Math.floor(s / 60), "minute")
+      : rtf.format(-Math.floor(s / 3600), "hour");
+  }
+  function stale(on) {
+    var b = document.getElementById("board");
+    if (b) { b.classList.toggle("stale", on); }
+    if (!staleNote) { return; }
+    staleNote.hidden = !on;
+    if (on) { staleNote.textContent = staleNote.dataset.text.replace("{ago}", ago()); }
+  }
+  function later(ms) { clearTimeout(pollTimer); pollTimer = setTimeout(poll, ms); }
+  function poll() {
+    var b = document.getElementById("board");
+    if (!b || !b.dataset.poll) { return; }
+    if (navigator.onLine === false) { stale(true); later(POLL); return; }  // (no request the browser would fail)
+    if (document.visibilityState !== "visible") { later(POLL); return; }
+    var headers = etag ? { "If-None-Match": etag } : {}, asked = drawn;
+    fetch(b.dataset.poll, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        // A save's answer drew the board while this poll was on its way: that board is as new as this answer or
+        // newer, so this answer is dropped rather than drawn over it.
+        if (r.status === 304 || drawn !== asked) { return; }
+        if (!r.ok) { throw new Error("poll " + r.status); }
+        var tag = r.headers.get("ETag");
+        return r.text().then(function (html) {
+          swap(html, ["board", "game-foot"]);
+          if (tag) { etag = tag; }
+        });
+      })
+      .then(function () {
+        failures = 0;
+        checkedAt = Date.now();
+        stale(false);
+        document.dispatchEvent(new CustomEvent("rummy:reached"));
+        later(POLL);
+      })
+      .catch(function () {
+        failures += 1;
+        stale(failures >= 2);
+        later(Math.min(30000, POLL * Math.pow(2, failures - 1)));
+      });
+  }
+  if (board && board.dataset.poll) {
+    later(POLL);
+    window.addEventListener("offline", function () { stale(true); });
+    window.addEventListener("online", function () { later(0); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { later(0); }
+    });
   }
 
   // --- the setup form: a new family re-draws the form

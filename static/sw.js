@@ -1,13 +1,15 @@
-// The service worker: the rules pages a phone has opened stay readable offline, with the styles and scripts
-// they need. Everything else (scores, the referee, the API) always goes to the network: a stale scoreboard
-// would be worse than an offline message.
+// The service worker: pages a phone has opened stay usable offline, with the styles and scripts they need.
+// A game's page and the rules pages: the network first (an online phone always gets the current board and
+// text), the copy kept from the last visit when the network fails. What the phone typed or tapped meanwhile is
+// kept and sent by static/outbox.js, not here. Everything else (a poll of the board, a save, the referee, the
+// API) always goes to the network.
 //
 // The app serves this file at /sw.js behind two lines it writes (referee/web/assets.py): STATIC, a cache name
 // made of the static files' versions, and SHELL, their versioned URLs. A changed style sheet or script changes
 // this script, so the browser installs it and the old cache is dropped; a versioned URL never changes content,
 // so it is served from the cache first.
 "use strict";
-const PAGES = "rules-pages-v1";
+const PAGES = "pages-v1";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -21,15 +23,17 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-function isRules(url) {
-  return url.origin === self.location.origin && (url.pathname === "/rules" || url.pathname.startsWith("/rules/"));
+function kept(url) {  // the pages kept for offline use: a game's page, the list of games, the rules
+  return url.pathname === "/games" || /^\/g\/[^/]+$/.test(url.pathname) || url.pathname === "/rules" ||
+    url.pathname.startsWith("/rules/");
 }
 
 self.addEventListener("fetch", (event) => {
   const req = event.request;
   if (req.method !== "GET") { return; }
   const url = new URL(req.url);
-  if (url.origin === self.location.origin && url.pathname.startsWith("/static/")) {
+  if (url.origin !== self.location.origin) { return; }
+  if (url.pathname.startsWith("/static/")) {
     // a versioned URL: the cache first; offline, a page kept from before an update takes any version it has
     event.respondWith(caches.match(req).then((hit) => hit || fetch(req).then((resp) => {
       if (resp.ok && url.searchParams.has("v")) { const copy = resp.clone(); caches.open(STATIC).then((c) => c.put(req, copy)); }
@@ -37,11 +41,17 @@ self.addEventListener("fetch", (event) => {
     }).catch(() => caches.match(req, { ignoreSearch: true }).then((old) => old || Response.error()))));
     return;
   }
-  if (isRules(url)) {
-    // network first, so an online reader always gets the current text; the copy serves when offline
+  if (req.mode === "navigate" && kept(url)) {
+    // network first; the copy kept from the last visit when the network fails (the same page with another
+    // ?lang= before none; for a rules page never opened, the rules' index if kept); else the browser's error, as
+    // without a service worker
+    const rules = url.pathname.startsWith("/rules");
     event.respondWith(fetch(req).then((resp) => {
       if (resp.ok) { const copy = resp.clone(); caches.open(PAGES).then((c) => c.put(req, copy)); }
       return resp;
-    }).catch(() => caches.match(req, { ignoreVary: true }).then((hit) => hit || caches.match("/rules", { ignoreVary: true }))));
+    }).catch(() => caches.match(req, { ignoreVary: true })
+      .then((hit) => hit || caches.match(req, { ignoreVary: true, ignoreSearch: true }))
+      .then((hit) => hit || (rules ? caches.match("/rules", { ignoreVary: true }) : undefined))
+      .then((hit) => hit || Response.error())));
   }
 });

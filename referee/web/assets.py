@@ -14,8 +14,9 @@ from typing import Any
 from flask import Flask, Response, current_app, request, url_for
 
 YEAR = 365 * 24 * 3600
-# what the service worker keeps from its first visit, so the rules pages read offline
-SHELL = ("style.css", "app.js", "htmx-2.0.11.min.js", "icons/icon-192.png")
+# what the service worker keeps from its first visit, so that the rules pages and a game's page work offline
+SHELL = ("style.css", "app.js", "htmx-2.0.11.min.js", "icons/icon-192.png", "outbox.js", "picker.js", "scoreboard.js",
+         "table.js")
 
 
 @lru_cache(maxsize=128)

@@ -42,7 +42,11 @@ def offline(page) -> Iterator[None]:
     """The page's browser context without a network for the ``with`` block: the page and its service worker
     alike (``context.set_offline``; pinned by ``test_harness.py``). Then online again; a page that a navigation
     left on the browser's error page meanwhile is taken back to the app page it showed before, as a person
-    would go back, so that the test goes on in the app."""
+    would go back, so that the test goes on in the app.
+
+    Seen here: a page that a reload left on the browser's error page for "no internet" reloaded itself a moment
+    later and reached the server although the context was still offline. Test a reload without a server by
+    stopping the server (``served.stop()``) rather than with this."""
     before = page.url
     page.context.set_offline(True)
     try:
@@ -51,3 +55,10 @@ def offline(page) -> Iterator[None]:
         page.context.set_offline(False)
         if on_error_page(page):
             page.goto(before)
+
+
+def save(page, button: str = "#record button.primary") -> None:
+    """Tap a form's button that the page sends by script (``static/outbox.js``) and wait for the page it opens
+    when the server takes it: the save is sent by fetch, not by the browser's own form submission."""
+    with page.expect_navigation():
+        page.click(button)

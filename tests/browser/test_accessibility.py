@@ -4,7 +4,7 @@ and the pages still work at 200% zoom."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.browserkit import shot
+from tests.browser.browserkit import save, shot
 
 pytestmark = pytest.mark.browser
 axe = Axe()
@@ -52,7 +52,7 @@ def game_urls(browser, live_server):
                 fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
                 if fs.count():
                     fs.locator(".rank-pad button[data-rank='K']").click()
-            page.click("#record button.primary")
+            save(page)
     page.goto(f"{live_server}{urls['edit']}/share")
     urls["view"] = page.locator("textarea.link-text").nth(1).input_value().replace(live_server, "")
     ctx.close()

@@ -112,14 +112,16 @@ def test_the_entry_is_back_in_a_new_tab_and_after_a_browser_restart(phone, live_
     expect_the_entry(restarted, "pt")
 
 
-def test_back_after_a_refused_save_keeps_the_tapped_cards(phone, live_server):
+def test_a_refused_save_then_another_page_and_back_keeps_the_tapped_cards(phone, live_server):
     page = phone("en")
     new_game(page, live_server, "en")
     half_an_entry(page, "en")
     page.fill("#total_3", "")
     page.fill("#cards_3", "9 Z")  # refused: Z is not a card
     page.click("#record button.primary")
-    expect(page.locator("[role=alert]")).to_be_visible()
+    expect(page.locator("#record-zone [role=alert]")).to_be_visible()  # said in place; the entry as it was
+    expect(seat(page, 1).locator(".chip")).to_have_count(3)
+    page.click("a[href^='/rules']")  # off to read a rule, then Back
     page.go_back()
     expect(seat(page, 1).locator(".chip")).to_have_count(3)
     expect(page.locator("#record input[name=out]").first).to_be_checked()

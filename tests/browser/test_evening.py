@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, fits_phone, shot
+from tests.browser.browserkit import PHONE, fits_phone, save, shot
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +108,7 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
         if n == 1:
             page.locator("#record").scroll_into_view_if_needed()
             shot(page, f"evening-{lang}-05-record-hand1")
-        page.click("#record button.primary")
+        save(page)
         if n < 7:
             expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(rf"^{n + 1}-"))
         else:
@@ -169,9 +169,10 @@ def test_a_hand_takes_at_most_17_taps(browser, live_server):
             tap(pad.locator(f"button[data-rank='{r}']"))
     assert sum(len(r) for r in cards.values()) == 15
     shot(page, "evening-taps-before-save")
-    tap(page.locator("#record button.primary"))
+    with page.expect_navigation():
+        tap(page.locator("#record button.primary"))
     assert taps <= 17, taps
-    assert "Hand 1 saved" in page.inner_text(".flash")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
     assert totals_on(page) == [55, 0, 25, 45]
     ctx.close()
 
@@ -191,7 +192,7 @@ def test_end_early_undo_and_redo(browser, live_server):
         page.get_by_label("Jogador 1", exact=True).check()
         for seat in (1, 2, 3):
             page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='{seat + 4}']").click()
-        page.click("#record button.primary")
+        save(page)
     # undo the second hand: its cards come back in the form, and redo is offered
     page.click("form.undo button")
     expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(r"^2-"))

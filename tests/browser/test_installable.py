@@ -35,7 +35,7 @@ def test_rules_readable_offline_once_visited(browser, live_server):
     page.goto(f"{live_server}/rules/liverpool")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now under the service worker, which keeps a copy
-    assert page.evaluate("caches.open('rules-pages-v1').then(c => c.keys()).then(k => k.length)") >= 1
+    assert page.evaluate("caches.open('pages-v1').then(c => c.keys()).then(k => k.length)") >= 1
     ctx.set_offline(True)
     page.goto(f"{live_server}/rules/liverpool")
     assert page.locator("#rule-joker-swap").count() == 1

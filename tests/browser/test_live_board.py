@@ -79,8 +79,11 @@ def test_board_lives_through_polls_and_shows_the_next_hand(browser, server):
         expect(page.locator("a", has_text="Referee for this hand")).to_have_attribute("href", re.compile(r"hand=2"))
     expect(phones[0][1].locator("#record-title")).to_have_text("End of hand 2", timeout=5000)
     edit = phones[0][1]
-    edit.locator("tr", has_text="Ben").locator("button[aria-label^='Add a buy']").click()  # an htmx swap
+    edit.locator("tr", has_text="Ben").locator("button[aria-label^='Add a buy']").click()
     expect(edit.locator("#board tbody tr:nth-child(2) .count")).to_have_text(re.compile(r"^1/"))
+    # the buy is shown at once as waiting, then drawn again from the server's answer: that is the last redraw
+    edit.wait_for_function("window.rummyOutbox.pending() === 0")
+    expect(edit.locator("#board td.waiting")).to_have_count(0)
     for _, page, _ in phones:
         expect(page.locator("#board tbody tr:nth-child(2) .count")).to_have_text(re.compile(r"^1/"), timeout=5000)
         mark(page)

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import fits_phone, shot
+from tests.browser.browserkit import fits_phone, save, shot
 
 pytestmark = pytest.mark.browser
 
@@ -244,14 +244,14 @@ def test_leftovers_in_german_by_rank(page, live_server):
     page.fill("#cards_3", "b k Joker")  # typed: a ninth jack is said at once, and the server refuses it in words
     assert "8" in page.locator("fieldset.leftovers[data-seat='3'] .pick-status").inner_text()
     page.click("#record button.primary")
-    assert "Zu viele B" in page.inner_text(".flash, [role=alert]")
+    expect(page.locator("#record-zone [role=alert]")).to_contain_text("Zu viele B")
     assert page.input_value("#cards_3") == "b k Joker" and page.input_value("#cards_1") == "B B B B B"
     page.fill("#cards_3", "7 k Joker")
     assert page.locator("fieldset.leftovers[data-seat='3'] .chip").all_inner_texts() == ["7", "K", "Joker"]
     page.locator("fieldset.leftovers[data-seat='2']").scroll_into_view_if_needed()
     shot(page, "picker-leftovers-de")
-    page.click("#record button.primary")
-    assert "gespeichert" in page.inner_text(".flash")
+    save(page)
+    expect(page.locator(".flash")).to_contain_text("gespeichert")
     totals = page.locator("table.scores").first
     assert totals.locator("tr", has_text="Spieler 2").locator("td.total").inner_text() == "50"
     assert totals.locator("tr", has_text="Spieler 4").locator("td.total").inner_text() == "30"  # 7, K, joker

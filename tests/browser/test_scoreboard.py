@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, fits_phone, shot
+from tests.browser.browserkit import PHONE, fits_phone, save, shot
 
 pytestmark = pytest.mark.browser
 
@@ -85,8 +85,8 @@ def test_a_whole_game(browser, live_server):
             assert fs.locator(".chip").count() == 2
             page.locator("#record").scroll_into_view_if_needed()
             shot(page, "game-06-record-hand1")
-        page.click("#record button.primary")
-        assert f"Hand {n} saved" in page.inner_text(".flash")
+        save(page)
+        expect(page.locator(".flash")).to_contain_text(f"Hand {n} saved")
         expected = totals_after(n)
         for name in NAMES:
             row = page.locator("table.scores").first.locator("tr", has_text=name)
@@ -115,8 +115,8 @@ def test_a_whole_game(browser, live_server):
     fs = page.locator("fieldset.leftovers[data-seat='3']")
     fs.locator(".chip").last.click()
     shot(page, "game-11-correct")
-    page.click("#record button.primary")
-    assert "Hand 3 corrected" in page.inner_text(".flash")
+    save(page)
+    expect(page.locator(".flash")).to_contain_text("Hand 3 corrected")
     dee = page.locator("table.scores").first.locator("tr", has_text="Dee").locator("td.total").inner_text()
     assert int(dee) == final["Dee"] - 10
     # and undone
@@ -155,8 +155,8 @@ def test_stale_second_phone_is_told(browser, live_server):
             fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
             if fs.get_attribute("disabled") is None:
                 fs.locator(".rank-pad button[data-rank='5']").click()
-    p1.click("#record button.primary")
-    assert "Hand 1 saved" in p1.inner_text(".flash")
+    save(p1)
+    expect(p1.locator(".flash")).to_contain_text("Hand 1 saved")
     # phone 2 said Player 2 went out: both entries are shown, nothing of phone 2's is saved
     p2.click("#record button.primary")
     race = p2.locator("section.race")
@@ -165,7 +165,7 @@ def test_stale_second_phone_is_told(browser, live_server):
     assert p2.locator("#board td.total").first.inner_text() == "0"  # the board shows the saved hand
     shot(p2, "game-15-second-phone-told")
     # one tap puts phone 2's entry in place of the saved one
-    p2.click("section.race button.primary")
+    save(p2, "section.race button.primary")
     expect(p2.locator(".flash")).to_contain_text("Hand 1 corrected")
     expect(p2.locator("#now-title")).to_have_text("Hand 2 of 7")
     totals = [p2.locator("#board td.total").nth(i).inner_text() for i in range(4)]

@@ -2,6 +2,7 @@
 after another phone's undo is refused with what was typed still there, in the reader's language."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, shot
 
@@ -30,7 +31,7 @@ def test_a_save_after_another_phones_undo_is_refused_and_keeps_the_cards(browser
     p1.locator("#record input[name=out]").first.check()
     tap_leftovers(p1, {1: "K", 2: "7", 3: "A"})
     p1.click("#record button.primary")
-    assert saved in p1.inner_text(".flash")
+    expect(p1.locator(".flash")).to_contain_text(saved)
     # phone 1 starts hand 2; meanwhile phone 2 undoes hand 1
     p1.locator("#record input[name=out]").first.check()
     tap_leftovers(p1, {1: "Q", 2: "9", 3: "JK"})
@@ -39,7 +40,7 @@ def test_a_save_after_another_phones_undo_is_refused_and_keeps_the_cards(browser
     p2.goto(url)
     p2.click("form.undo button")
     p1.click("#record button.primary")
-    assert stale in p1.inner_text("body")
+    expect(p1.locator("#record-zone")).to_contain_text(stale)
     queen, joker = LETTERS[lang]
     assert p1.locator("#cards_1").input_value().split() == [queen]
     assert p1.locator("#cards_3").input_value().split() == [joker]
