@@ -165,3 +165,16 @@ def test_the_api_refuses_a_request_id_that_is_not_one(app):
         status, body = api_post(app, g, "/buys", {"hand": 1, "player": "Ben", "request_id": bad})
         assert status == 400 and body["error"]["field"] == "request_id", body
     assert read(app, g)["buys"] == {}
+
+
+def test_a_tap_that_waited_while_its_hand_was_recorded_is_said_not_dropped(app):
+    g = new_game(app)
+    c = app.test_client()
+    assert c.post(f"/g/{g['edit_token']}/hand", data={"hand": "1", **FORM}).status_code in (302, 303)
+    for path, body in (("down", {"hand": "1", "seat": "2", "down": "1", "request_id": "late-down-1"}),
+                       ("buy", {"hand": "1", "seat": "1", "request_id": "late-buy-1"})):
+        r = c.post(f"/g/{g['edit_token']}/{path}?lang=en", data=body, headers=HX)
+        assert r.status_code == 200
+        assert "kept for the hand being played (hand 1 is not)" in r.get_data(as_text=True), path
+    state = read(app, g)
+    assert state["down"] == [] and state["buys"] == {}

@@ -516,7 +516,10 @@ def down(token: str) -> Any:
     game: Any = saved_to.edit_only(token)
     form = DownForm()
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
-        services.set_down(game, form.hand.data, form.seat.data, form.going_down, request_id=form.request)
+        try:
+            services.set_down(game, form.hand.data, form.seat.data, form.going_down, request_id=form.request)
+        except RefereeError as e:  # (a tap that waited on a phone while the hand was recorded)
+            flash(game_error_text(e), "warning")
     return _back(token)
 
 

@@ -806,11 +806,14 @@ def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit l
 
 def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str = "edit link",
              request_id: str | None = None) -> None:
-    """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone."""
+    """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone (a tap
+    that waited on a phone while the hand was recorded is refused, so that the phone says so)."""
     with _Write(game, "last_undoable", "changes", "downs", request_id=request_id) as w:
-        if w.replayed is not None or number != current_hand(game, rules_of(game)) or not 0 <= seat < len(game.players):
+        if w.replayed is not None or not 0 <= seat < len(game.players):
             w.cancel()
             return
+        if number != current_hand(game, rules_of(game)):
+            raise Refusal("not_current_hand", "hand", hand=number)
         row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
                                                        Down.seat == seat)).scalar_one_or_none()
         if down and row is None:
