@@ -5,6 +5,8 @@
 #               the benchmarks)
 #   make serve  set up, migrate, then serve with the production server on http://127.0.0.1:8000
 #               (HOST, PORT, WORKERS, THREADS, ACCESS_LOG=1 from the environment; docs/deploy.md)
+#   make table  the same on this machine's address on the local network, printed with its QR code, for the
+#               phones at the table to join (HOST and PORT override; README, "Hosting the table")
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -14,7 +16,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run serve test lint bench bench-compare loadtest setup translations clean
+.PHONY: run serve table test lint bench bench-compare loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -37,6 +39,10 @@ run: setup
 serve: setup
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m referee.web.server
+
+table: setup
+	$(BIN)/flask --app app db upgrade
+	$(BIN)/python -m referee.web.host
 
 lint: setup
 	$(BIN)/ruff check .

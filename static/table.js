@@ -1,5 +1,6 @@
 // Aids for a phone left on the table: keep the screen awake while a game is open, and share its links.
-// Each is offered only where the browser has what it needs; without them the pages work as before.
+// Where the browser lacks what one needs (a plain http address has no wake lock and no clipboard API), the page
+// says so or does it the old way; without scripts the pages work as before.
 (function () {
   "use strict";
 
@@ -39,6 +40,12 @@
       if (document.visibilityState === "visible") { acquire(); } else { release(); }
     });
     acquire();
+  } else if (wake) {  // said, rather than a toggle that is not there
+    var note = document.getElementById("wake-note");
+    if (note) {
+      note.textContent = window.isSecureContext ? note.dataset.unsupported : note.dataset.insecure;
+      note.hidden = false;
+    }
   }
 
   // --- share a link: copy it, or hand it to the phone's share sheet (Web Share API)
@@ -47,14 +54,25 @@
     var copy = box.querySelector("button.copy-link");
     var send = box.querySelector("button.send-link");
     var said = box.querySelector(".copied");
-    if (copy && navigator.clipboard && window.isSecureContext) {
+    // The clipboard API needs a secure context; on a plain http address (a laptop on the LAN) the link is
+    // selected and copied the old way, and where even that fails it stays selected for a copy by hand.
+    var byHand = function () {
+      text.focus();
+      text.select();
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (e) { done = false; }
+      said.textContent = done ? copy.dataset.done : copy.dataset.failed;
+    };
+    if (copy) {
       copy.hidden = false;
       copy.addEventListener("click", function () {
-        navigator.clipboard.writeText(text.value).then(function () {
-          said.textContent = copy.dataset.done;
-        }).catch(function () {
-          text.focus(); text.select(); said.textContent = copy.dataset.failed;
-        });
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(text.value).then(function () {
+            said.textContent = copy.dataset.done;
+          }).catch(byHand);
+        } else {
+          byHand();
+        }
       });
     }
     if (send && typeof navigator.share === "function") {

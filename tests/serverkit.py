@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,13 @@ class Served:
     """One server on one database; ``start`` and ``stop`` as often as a test needs, always on the same port."""
 
     def __init__(self, database_url: str, log: Path | None = None, access_log: bool = False,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, host: str = "127.0.0.1",
+                 module: str | None = None) -> None:
+        """``module``: a ``python -m`` entry point to start instead of the server's own command (it gets
+        ``HOST`` and ``PORT`` in its environment: ``referee.web.host``, ``make table``'s)."""
         self.database_url = database_url
+        self.host = host
+        self.module = module
         self.port = free_port()
         self.log = log
         self.access_log = access_log
@@ -45,7 +51,7 @@ class Served:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     @property
     def running(self) -> bool:
@@ -55,9 +61,13 @@ class Served:
         assert not self.running, "already running"
         out: Any = open(self.log, "ab") if self.log is not None else subprocess.DEVNULL  # noqa: SIM115
         try:
-            self.proc = subprocess.Popen(
-                server.command(port=self.port, workers=2, access_log=self.access_log), cwd=ROOT, env=self.env,
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)  # (its own group: workers and all)
+            args = server.command(host=self.host, port=self.port, workers=2, access_log=self.access_log)
+            env = self.env
+            if self.module is not None:
+                args = [sys.executable, "-m", self.module]
+                env = dict(self.env, HOST=self.host, PORT=str(self.port), WORKERS="2")
+            self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)  # (its own group: workers and all)
         finally:
             if out is not subprocess.DEVNULL:
                 out.close()  # (the server holds its own copy)
@@ -66,7 +76,7 @@ class Served:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server ended at once (exit {self.proc.returncode})")
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=1)
                 conn.request("GET", "/healthz")
                 if conn.getresponse().status == 200:
                     return self
@@ -112,9 +122,10 @@ class Served:
 
     # ---------------------------------------------------------------- a client of the JSON API
     def api(self, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None,
-            timeout: float = 10) -> tuple[int, dict[str, Any]]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+            timeout: float = 10, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        headers = {"Content-Type": "application/json", **(headers or {})} | (
+            {"Authorization": f"Bearer {token}"} if token else {})
         conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
         resp = conn.getresponse()
         return resp.status, json.loads(resp.read() or b"{}")

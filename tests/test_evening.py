@@ -342,8 +342,9 @@ def test_share_links_whole_with_copy_and_send(client):
     g = create(client)
     html = page(client, g, "/share", lang="pt")
     links = re.findall(r'<textarea id="link-(edit|view)"[^>]*class="link-text"[^>]*>([^<]+)</textarea>', html)
-    assert [k for k, _ in links] == ["edit", "view"]
-    assert links[0][1].endswith(g["edit_token"]) and links[1][1].endswith(g["view_token"])
+    assert [k for k, _ in links] == ["view", "edit"]  # the guests' link first; the edit link one tap further
+    assert links[0][1].endswith(g["view_token"]) and links[1][1].endswith(g["edit_token"])
+    assert html.index("<details") < html.index('id="link-edit"')
     assert html.count('class="copy-link" hidden') == 2 and html.count('class="send-link quiet" hidden') == 2
     assert "Copiar link" in html and "table.js" in html
 

@@ -20,7 +20,9 @@ import os
 import re
 from typing import Any
 
+import segno
 from flask import Blueprint, Flask, Response, current_app, g, request, url_for
+from markupsafe import Markup
 
 from . import ratelimit
 from .errors import Refusal
@@ -128,9 +130,20 @@ def init_app(app: Flask) -> None:
 
 
 def external_url(endpoint: str, **values: Any) -> str:
-    """An absolute link to give out (to share, in a QR code, in the API): on ``PUBLIC_URL`` when it is set,
-    else on the address the request came to."""
+    """An absolute link to give out (to share, in a QR code, in the API): every such link is made here. On
+    ``PUBLIC_URL`` when it is set (``make table`` sets it to the address it serves on), never on the request's
+    ``Host`` header then; without it, on the address the request came to."""
     base = current_app.config.get("PUBLIC_URL")
     if base:
         return base.rstrip("/") + url_for(endpoint, **values)
     return url_for(endpoint, _external=True, **values)
+
+
+def share_codes(endpoint: str, view_token: str, edit_token: str | None) -> list[tuple[str, str, Markup]]:
+    """The links of a share page, each with its QR code: the view link first (a guest who scans the first code
+    can change nothing), then the edit link when the page was opened with it."""
+    tokens = [("view", view_token)] + ([("edit", edit_token)] if edit_token else [])
+    links = [(kind, external_url(endpoint, token=token)) for kind, token in tokens]
+    return [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
+                                                                     omitsize=True)))
+            for kind, url in links]

@@ -54,7 +54,7 @@ def game_urls(browser, live_server):
                     fs.locator(".rank-pad button[data-rank='K']").click()
             save(page)
     page.goto(f"{live_server}{urls['edit']}/share")
-    urls["view"] = page.locator("textarea.link-text").nth(1).input_value().replace(live_server, "")
+    urls["view"] = page.locator("textarea.link-text").first.input_value().replace(live_server, "")
     ctx.close()
     return urls
 

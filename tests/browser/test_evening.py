@@ -67,7 +67,7 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
     shot(page, f"evening-{lang}-01-hand1")
 
     page.click("a[href$='/share']")
-    view_url = page.locator("textarea.link-text").nth(1).input_value()
+    view_url = page.locator("textarea.link-text").first.input_value()
     page.go_back()
     viewer = browser.new_context(viewport=PHONE, locale=words["locale"])
     vpage = viewer.new_page()
@@ -183,7 +183,7 @@ def test_end_early_undo_and_redo(browser, live_server):
     page.goto(f"{live_server}/new?lang=pt")
     page.click("button[value=start]")
     page.click("a[href$='/share']")
-    view_url = page.locator("textarea.link-text").nth(1).input_value()
+    view_url = page.locator("textarea.link-text").first.input_value()
     page.go_back()
     vctx = browser.new_context(viewport=PHONE, locale="pt-BR")
     vpage = vctx.new_page()

@@ -549,8 +549,8 @@ def create_group(data: dict[str, Any]) -> Any:
         raise Refusal("wrong_type", "name", expected=N_("a name"))
     group, edit = group_services.create_group(name)
     return jsonify({"id": group.id, "edit_token": edit, "view_token": group.view_token,
-                    "edit_url": url_for("groups.show", token=edit, _external=True),
-                    "view_url": url_for("groups.show", token=group.view_token, _external=True)}), 201
+                    "edit_url": public.external_url("groups.show", token=edit),
+                    "view_url": public.external_url("groups.show", token=group.view_token)}), 201
 
 
 @bp.get("/groups/<group_id>")

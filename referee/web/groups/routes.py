@@ -12,16 +12,15 @@ import json
 import math
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_percent
-from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
 
 from ...errors import RefereeError
 from ...families import FAMILIES, SETUP, preview
 from .. import options as house
+from .. import public
 from ..errors import error_text, status_of
 from ..i18n import format_day, gettext
 from ..models import Game, Group
@@ -206,13 +205,7 @@ def _new_page(group: Group, token: str, form: NewGameForm, fam_id: str, like: Ga
 @bp.get("/<token>/share")
 def share(token: str) -> str:
     group, can_edit = load(token)
-    links = []
-    if can_edit:
-        links.append(("edit", url_for("groups.show", token=token, _external=True)))
-    links.append(("view", url_for("groups.show", token=group.view_token, _external=True)))
-    codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
-                                                                       omitsize=False)))
-             for kind, url in links]
+    codes = public.share_codes("groups.show", group.view_token, token if can_edit else None)
     return render_template("groups/share.html", codes=codes, token=token, can_edit=can_edit, group=group)
 
 

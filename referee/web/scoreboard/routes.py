@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -714,13 +713,7 @@ def change_text(c: Any, names: list[str]) -> str:
 @bp.get("/g/<token>/share")
 def share(token: str) -> str:
     game, can_edit = load(token)
-    links = []
-    if can_edit:
-        links.append(("edit", public.external_url("games.play", token=token)))
-    links.append(("view", public.external_url("games.play", token=game.view_token)))
-    codes = [(kind, url, Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff",
-                                                                       omitsize=False)))
-             for kind, url in links]
+    codes = public.share_codes("games.play", game.view_token, token if can_edit else None)
     title = ", ".join(p.name for p in game.players) + " — " + FAMILIES[game.family].name
     return render_template("games/share.html", codes=codes, token=token, can_edit=can_edit, game=game,
                            game_title=title)
