@@ -123,6 +123,23 @@
   });
   document.querySelectorAll(".js-hide").forEach(function (el) { el.classList.add("hidden-by-js"); });
 
+  // --- the setup form: "who deals first" lists the names as they are typed (a seat left empty keeps its
+  // "Player n" until then)
+  var dealer = document.getElementById("first_dealer");
+  if (dealer && dealer.form) {
+    var seats = dealer.form.querySelectorAll("input[name=name]");
+    var named = function () {
+      seats.forEach(function (input, i) {
+        var option = dealer.options[i];
+        if (!option) { return; }
+        option.dataset.seat = option.dataset.seat || option.textContent;
+        option.textContent = input.value.trim() || input.getAttribute("aria-label") || option.dataset.seat;
+      });
+    };
+    seats.forEach(function (input) { input.addEventListener("input", named); });
+    named();
+  }
+
   // --- leftover cards
   function initRecord() {
   var form = document.getElementById("record");

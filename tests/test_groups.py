@@ -471,3 +471,24 @@ def test_the_migration_makes_the_models_tables(app):
                                         ("\tx", "'\tx"), ("\rx", "'\rx"), ("Ann", "Ann"), ("a=b", "a=b"), (5, 5)])
 def test_csv_cells_that_look_like_formulas(text, safe):
     assert services.cell(text) == safe
+
+
+class TestFirstGame:
+    def test_the_first_game_of_a_group_starts_with_the_roster_ticked(self, client):
+        g = make_group(client)
+        for name in ("Ann", "Ben", "Cy", "Dee"):
+            r = client.post(f"/groups/{g['edit_token']}/new", data={"new_name": name, "family": "liverpool",
+                                                                     "shown_family": "liverpool", "add": "1"})
+            assert r.status_code == 200
+        html = client.get(f"/groups/{g['edit_token']}/new").get_data(as_text=True)
+        for name in ("Ann", "Ben", "Cy", "Dee"):
+            assert f'name="players" value="{name}" checked' in html
+
+    def test_nobody_ticked_is_asked_who_is_playing(self, client):
+        g = make_group(client)
+        for lang, words in (("en", "Who is playing? Tick everyone at the table (Liverpool Rummy: 3 to 8 players)."),
+                            ("pt", "Quem vai jogar?"), ("de", "Wer spielt mit?"), ("es", "¿Quién juega?")):
+            r = client.post(f"/groups/{g['edit_token']}/new?lang={lang}", data={
+                "family": "liverpool", "shown_family": "liverpool", "start": "1"})
+            assert r.status_code == 422 and words in r.get_data(as_text=True), lang
+        assert group_state(client, g)["games"] == []

@@ -149,7 +149,10 @@ def new_game(token: str) -> Any:
     form.players.choices = [SelectChoice(n) for n in roster]
     if request.method == "GET":
         form.family.data = fam_id
-        form.players.data = [p.name for p in last.players] if last else []
+        # the last game's table; before the first game, the whole roster when the family seats that many (else
+        # nobody, and the page asks who is playing)
+        lo, hi = FAMILIES[fam_id].players
+        form.players.data = [p.name for p in last.players] if last else (roster if lo <= len(roster) <= hi else [])
         form.first_dealer.data = last.players[services.next_dealer(last)].name if last else ""
         return _new_page(group, token, form, fam_id, like, None)
     picked = [n for n in roster if n in (form.players.data or [])]
@@ -171,6 +174,10 @@ def new_game(token: str) -> Any:
     fam = FAMILIES[fam_id]
     variants = list(form.variants.data)
     options = house.house_rules_form(SETUP, fam, request.form).options()
+    if not names:  # nobody ticked: asked in so many words, not answered with the family's player count
+        return _new_page(group, token, form, fam_id, like, gettext(
+            "Who is playing? Tick everyone at the table (%(family)s: %(lo)s to %(hi)s players).",
+            family=fam.name, lo=fam.players[0], hi=fam.players[1]), keep_rules=True), 422
     dealer_key = services.name_key(form.first_dealer.data or "")
     keys = [services.name_key(n) for n in names]
     dealer = keys.index(dealer_key) if dealer_key in keys else 0
