@@ -212,6 +212,9 @@
       drop(item.id);
       if (resp.ok) {  // a buy or a player going down: the board as the server has it now, and what it said
         swap(html, ["board", "game-foot", "flashes"]);
+        if (item.kind === "buy") {  // a refusal's one-tap buy (templates/games/game.html) has done its work
+          document.querySelectorAll(".buy-hint[data-seat='" + item.seat + "']").forEach(function (h) { h.remove(); });
+        }
         var board = document.getElementById("board");
         if (board && board.dataset.version) { rebase(Number(board.dataset.version)); }
       } else if (/id="record-zone"/.test(html)) {  // refused, or another phone's save came first: said in the form

@@ -182,3 +182,38 @@ class TestImport:
         assert r.status_code == 302
         again = client.get(r.location + "/export.json").json
         assert again["hands"] == exported["hands"]
+
+
+class TestBuyHint:
+    """More cards than a player can hold: most often a buy not recorded. The refusal says so with the family's
+    numbers and offers the buy in one tap, while the player may still buy."""
+
+    ELEVEN = "2 3 4 5 6 7 8 9 10 J Q"
+
+    def post(self, client, game, lang="en", **fields):
+        data = {"hand": "1", "out": "0", "cards_2": "7", "cards_3": "7"} | fields
+        return client.post(f"/g/{game['edit_token']}/hand?lang={lang}", data=data)
+
+    @pytest.mark.parametrize("lang, words", [
+        ("en", "Did Ben buy? Each buy adds 2 cards: with one more buy, Ben can hold 12."),
+        ("es", "¿Compró Ben? Cada compra suma 2 cartas: con una compra más, Ben puede tener 12."),
+        ("pt", "Ben comprou? Cada compra soma 2 cartas: com mais uma compra, Ben pode ter 12."),
+        ("de", "Hat Ben gekauft? Jeder Kauf bringt 2 Karten: Mit einem Kauf mehr kann Ben 12 halten.")])
+    def test_too_many_cards_names_the_likely_buy(self, client, lang, words):
+        game = create(client)
+        r = self.post(client, game, lang, cards_1=self.ELEVEN)
+        html = r.get_data(as_text=True)
+        assert r.status_code == 422 and words in html
+        assert f'action="/g/{game["edit_token"]}/buy" data-kind="buy" data-seat="1"' in html
+        assert self.ELEVEN in html  # the cards typed, kept
+
+    def test_the_hint_tap_records_the_buy_and_the_hand_then_goes_in(self, client):
+        game = create(client)
+        assert client.post(f"/g/{game['edit_token']}/buy", data={"hand": "1", "seat": "1"}).status_code in (302, 303)
+        assert self.post(client, game, cards_1=self.ELEVEN).status_code in (302, 303)  # 11 of 12 now
+        assert state(client, game)["totals"]["Ben"] > 0
+
+    def test_no_hint_when_the_player_may_not_buy_more(self, client):
+        game = create(client, options={"buy_limit": 0})
+        html = self.post(client, game, cards_1=self.ELEVEN).get_data(as_text=True)
+        assert "cannot hold more than 10 cards" in html and "buy-hint" not in html

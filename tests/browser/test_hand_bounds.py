@@ -39,3 +39,28 @@ def test_two_totals_the_pack_cannot_make(browser, live_server, lang, words):
     assert page.request.get(f"{live_server}/api/v1/games/{game['id']}", headers={
         "Authorization": f"Bearer {game['edit_token']}"}).json()["totals"]["Cy"] == 140
     ctx.close()
+
+
+def test_eleven_cards_without_a_buy_offer_the_buy_in_one_tap(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE, locale="pt-BR")
+    page = ctx.new_page()
+    game = page.request.post(f"{live_server}/api/v1/games", data={
+        "ruleset": "liverpool", "players": ["Ana", "Carla", "Duda", "Eva"]}).json()
+    page.goto(game["edit_url"] + "?lang=pt")
+    page.locator("fieldset.out input[value='0']").check()
+    pad = page.locator("fieldset.leftovers[data-seat='1'] .rank-pad")
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"):
+        pad.locator(f"button[data-rank='{rank}']").click()
+    for seat in (2, 3):
+        page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='K']").click()
+    page.click("#record button.primary")
+    hint = page.locator(".buy-hint")
+    expect(hint).to_contain_text("Carla comprou? Cada compra soma 2 cartas")
+    shot(page, "bounds-buy-hint-pt")
+    hint.locator("button").click()  # the buy, recorded; every card entered stays
+    expect(page.locator("#board tbody tr", has_text="Carla").locator(".count")).to_have_text("1/3")
+    expect(hint).to_have_count(0)
+    expect(page.locator("fieldset.leftovers[data-seat='1'] .chip")).to_have_count(11)
+    save(page)
+    expect(page.locator(".flash")).to_contain_text("Rodada 1")
+    ctx.close()

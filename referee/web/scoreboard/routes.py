@@ -34,6 +34,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, REFEREE, SETUP, preview
 from ...i18n import N_
 from ...scoring import Leftover
+from ...table import buy_refused
 from ...verdicts import CODES
 from .. import ROOT, jsonio, public
 from .. import options as house
@@ -421,12 +422,30 @@ def record(token: str) -> Any:
                 return _to_game(token)
             ctx["race"] = race
             return render_template("games/game.html", **ctx), status_of(e)
-        ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed())
+        ctx.update(error=game_error_text(e), error_field=e.field, entered=form.typed(),
+                   buy_hint=_buy_hint(ctx["st"], e))
         return render_template("games/game.html", **ctx), status_of(e)
     names = [p.name for p in game.players]
     flash(gettext("Hand %(hand)s saved: %(list)s", hand=hand.number, list=", ".join(
         f"{names[r.seat]} +{r.score}" for r in hand.results)), "saved")
     return _to_game(token)
+
+
+def _buy_hint(st: Any, e: RefereeError) -> dict[str, Any] | None:
+    """More cards (or a higher total) than a player can hold: most often a buy that was not recorded. Said with
+    the family's own numbers (how many cards a buy adds in this hand, how many the player could then hold) when
+    the player may still buy, for a one-tap buy beside the refusal."""
+    seat_text = (e.field or "").rpartition("_")[2]
+    if e.code not in ("too_many_cards", "total_too_high") or not seat_text.isdigit() or not st.current \
+            or st.replay_due or int(seat_text) >= len(st.names):
+        return None
+    seat = int(seat_text)
+    name = st.names[seat]
+    used = st.buys.get(name, 0)
+    if buy_refused(st.rules, used) is not None:
+        return None
+    now, more = st.rules.can_hold(st.current, used), st.rules.can_hold(st.current, used + 1)
+    return dict(seat=seat, player=name, extra=more - now, holds=more, hand=st.current)
 
 
 def _to_game(token: str) -> Any:
