@@ -199,6 +199,7 @@
     if (resp.status === 204 || go) {  // a hand recorded (or recorded already by this same request)
       drop(item.id);
       if (item.entry) { put(item.entry, null); }
+      try { window.sessionStorage.setItem("rummy-show-scores", "1"); } catch (e) { /* the page opens at its top */ }
       location.assign(go || page);
       return Promise.resolve(false);
     }

@@ -114,6 +114,24 @@
     });
   }
 
+  // --- after a hand is saved (static/outbox.js opens the game again), the new totals are in view: the page
+  // scrolls as little as it takes to show the whole scores table (or its top, if it is taller than the screen)
+  var shown = null;
+  try {
+    shown = window.sessionStorage.getItem("rummy-show-scores");
+    window.sessionStorage.removeItem("rummy-show-scores");
+  } catch (e) { shown = null; }
+  var scores = shown && document.querySelector("#scores table.scores");
+  if (scores) {
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }  // (the same URL opened again)
+    var inView = function () {  // (the last player's row fully in view, the least scroll that does it)
+      var rows = scores.querySelectorAll("tbody tr");
+      if (rows.length) { rows[rows.length - 1].scrollIntoView({ block: "nearest" }); }
+    };
+    var settled = function () { inView(); setTimeout(inView, 150); };  // (and once the page has settled)
+    if (document.readyState === "complete") { settled(); } else { window.addEventListener("load", settled); }
+  }
+
   // --- the setup form: a new family re-draws the form
   document.querySelectorAll("select.autosubmit").forEach(function (sel) {
     sel.addEventListener("change", function () {

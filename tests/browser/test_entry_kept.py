@@ -173,3 +173,24 @@ def test_another_game_in_the_same_browser_sees_nothing_of_the_first(phone, live_
     expect(seat(page, 2).locator(".chip")).to_have_count(2)  # the second game's queen stayed in the second game
     page.goto(second)
     expect(seat(page, 2).locator(".chip")).to_have_count(1)
+
+
+def test_after_a_save_the_new_totals_are_in_view(phone, live_server):
+    page = phone("de")
+    page.goto(f"{live_server}/new?lang=de")
+    page.click("button[name=action][value=add]")  # five players: the scores run below the first screen
+    page.click("button[value=start]")
+    page.locator("#record input[name=out]").first.check()
+    for n in range(1, 5):
+        tap(page, n, "K")
+    with page.expect_navigation():
+        page.click("#record button.primary")
+    expect(page.locator(".flash")).to_contain_text("Runde 1")
+    last = page.locator("#scores table.scores").first.locator("tbody tr").last
+    expect(last.locator("td.total")).to_have_text("10")
+    page.wait_for_timeout(400)
+    box = last.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    shot(page, "after-save-totals-de")
+    page.reload()  # a reload is not a save: the page opens at its top
+    assert page.evaluate("() => window.scrollY") == 0
