@@ -82,7 +82,7 @@ def test_board_lives_through_polls_and_shows_the_next_hand(browser, server):
     edit.locator("tr", has_text="Ben").locator("button[aria-label^='Add a buy']").click()
     expect(edit.locator("#board tbody tr:nth-child(2) .count")).to_have_text(re.compile(r"^1/"))
     # the buy is shown at once as waiting, then drawn again from the server's answer: that is the last redraw
-    edit.wait_for_function("window.rummyOutbox.pending() === 0")
+    edit.wait_for_function("() => window.rummyOutbox.pending() === 0")  # (a function: the page forbids eval)
     expect(edit.locator("#board td.waiting")).to_have_count(0)
     for _, page, _ in phones:
         expect(page.locator("#board tbody tr:nth-child(2) .count")).to_have_text(re.compile(r"^1/"), timeout=5000)
