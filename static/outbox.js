@@ -61,7 +61,7 @@
   }
   function keep(form) {
     var got = fields(form);
-    put(form.dataset.entry, Object.keys(got).length ? { fields: got, at: Date.now() } : null);
+    put(PREFIX + form.dataset.entry, Object.keys(got).length ? { fields: got, at: Date.now() } : null);
   }
   function putBack(form, kept) {
     Array.prototype.forEach.call(form.elements, function (el) {
@@ -87,10 +87,10 @@
   function watch(root) {
     var zone = root.querySelector("[data-entry-game]");
     var form = root.querySelector("form[data-entry]");
-    if (zone) { tidy(zone.dataset.entryGame, form ? form.dataset.entry : null); }
+    if (zone) { tidy(zone.dataset.entryGame, form && form.dataset.entry ? PREFIX + form.dataset.entry : null); }
     if (!form || form.dataset.entryWatched) { return; }
     form.dataset.entryWatched = "1";
-    var kept = read(form.dataset.entry);
+    var kept = read(PREFIX + form.dataset.entry);
     // A form the server drew with entries (a refusal; a hand just undone) shows what it drew unless this phone
     // has an entry of its own for the hand: that is what this phone typed last.
     if (kept && kept.fields) { putBack(form, kept.fields); } else { keep(form); }
@@ -99,7 +99,6 @@
     // pad's undo (cards-changed, static/picker.js)
     ["input", "change", "cards-changed"].forEach(function (name) { form.addEventListener(name, save); });
   }
-
 
   // ------------------------------------------------------------------ the outbox: writes not yet acknowledged
   var OUTBOX = "rummy-outbox";
@@ -198,7 +197,7 @@
     var go = resp.headers.get("HX-Redirect");
     if (resp.status === 204 || go) {  // a hand recorded (or recorded already by this same request)
       drop(item.id);
-      if (item.entry) { put(item.entry, null); }
+      if (item.entry) { put(PREFIX + item.entry, null); }
       try { window.sessionStorage.setItem("rummy-show-scores", "1"); } catch (e) { /* the page opens at its top */ }
       location.assign(go || page);
       return Promise.resolve(false);
@@ -219,7 +218,7 @@
         var board = document.getElementById("board");
         if (board && board.dataset.version) { rebase(Number(board.dataset.version)); }
       } else if (/id="record-zone"/.test(html)) {  // refused, or another phone's save came first: said in the form
-        if (item.entry && resp.status === 409) { put(item.entry, null); }
+        if (item.entry && resp.status === 409) { put(PREFIX + item.entry, null); }
         swap(html, ["board", "record-zone", "game-foot"]);
         var zone = document.getElementById("record-zone");
         if (zone) { zone.scrollIntoView({ block: "start" }); }

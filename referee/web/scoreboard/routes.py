@@ -409,8 +409,7 @@ def record(token: str) -> Any:
     try:
         number = _hand_number(form)
         entries = _entries(form, game.players)
-        out_seat = form.out_seat()
-        hand = services.record_hand(game, number, out_seat, entries, exact_cut=form.cut_was_exact,
+        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
                                     expected_version=_seen_version(form), request_id=form.request).hand
     except RefereeError as e:
         ctx = board_context(board_links.load(token)[0], True, token)  # (with its history: undo and redo)

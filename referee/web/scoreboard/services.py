@@ -601,9 +601,8 @@ class Saved(NamedTuple):
     opened and rolled back to read them (two round trips, and psycopg drops its prepared statements after a
     rollback)."""
 
-    hand: Hand | HandRead  # HandRead only when ``again``: the hand as read, nothing written
-    totals: dict[str, int] | None
-    again: bool = False  # the same request recorded this hand before: nothing was written now
+    hand: Hand | HandRead  # HandRead: a retry of a save already made (nothing written), the hand as read
+    totals: dict[str, int] | None  # None for such a retry
 
 
 def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
@@ -611,8 +610,8 @@ def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entrie
                 with_totals: bool = False, request_id: str | None = None) -> Saved:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
     the game changed since, nothing is saved (the hand already recorded by another phone is said first).
-    ``request_id``, when given, makes a retry of the same save answer as the save did (``Saved.again``)
-    instead of recording the hand twice or calling it another phone's."""
+    ``request_id``, when given, makes a retry of the same save answer with the hand it recorded (nothing
+    written) instead of recording the hand twice or calling it another phone's."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
     expected = _version_arg(expected_version)
@@ -624,7 +623,7 @@ def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entrie
                 w.cancel()
                 hand = next((h for h in game.hands if h.number == w.replayed.hand_number), None)
                 if hand is not None:  # (undone since: said as the hand already recorded, then undone)
-                    return Saved(hand, None, again=True)
+                    return Saved(hand, None)
             if number <= game.hands_recorded:
                 raise Refusal("already_recorded", "hand", hand=number)
             w.expect(expected)
@@ -719,7 +718,7 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
         hand = next((h for h in game.hands if h.number == number), None)
         if w.replayed is not None and hand is not None:  # the same correction sent again: made once
             w.cancel()
-            return Saved(hand, None, again=True)
+            return Saved(hand, None)
         w.expect(expected)
         if hand is None:  # undone since the page was drawn
             raise Refusal("stale", None)
