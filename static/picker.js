@@ -24,7 +24,11 @@
       targets.push(t);
       all.push(t);
     });
-    var active = targets[0];
+    // The target a refusal points at comes first; a target whose field is disabled (the end-of-hand form's
+    // player who went out) is never chosen.
+    function usable(t) { return !t.box.matches(":disabled"); }
+    var active = targets.filter(function (t) { return t.el.classList.contains("has-error"); })[0] ||
+      targets.filter(usable)[0] || targets[0];
     var self = { targets: targets, draw: drawAll, setFacts: function (f) {
       facts = f;
       root.dataset.facts = JSON.stringify(f);
@@ -134,7 +138,10 @@
       targets.forEach(draw);
       targets.forEach(function (t) {
         t.el.classList.toggle("active", t === active && targets.length > 1);
-        if (t.to) { t.to.setAttribute("aria-pressed", t === active ? "true" : "false"); }
+        if (t.to) {
+          t.to.setAttribute("aria-pressed", t === active ? "true" : "false");
+          t.to.disabled = !usable(t);
+        }
       });
       var joker = root.querySelector(".pick-joker");
       if (joker && active.natural) { joker.setAttribute("aria-disabled", "true"); }
@@ -213,9 +220,27 @@
         say("");
       }
     });
+    // Point the pad at a target (by its field's name); if the one chosen can no longer take cards, at the
+    // next one that can. Used by the end-of-hand form when who went out changes (static/scoreboard.js).
+    self.choose = function (name) {
+      var t = targets.filter(function (x) { return x.box.name === name; })[0];
+      if (t && usable(t)) { active = t; }
+      if (!usable(active)) {
+        var i = targets.indexOf(active);
+        active = targets.slice(i + 1).concat(targets.slice(0, i)).filter(usable)[0] || active;
+      }
+      drawAll();
+    };
     targets.forEach(function (t) {
-      function choose() { if (active !== t) { active = t; drawAll(); } }
-      if (t.to) { t.to.hidden = false; t.to.addEventListener("click", choose); }
+      function choose() { if (active !== t && usable(t)) { active = t; drawAll(); } }
+      if (t.to) {
+        t.to.hidden = false;
+        t.to.addEventListener("click", function () {
+          choose();
+          var top = t.to.getBoundingClientRect().top;  // (a block folding above moved it up: kept on screen)
+          if (top < 0) { window.scrollBy(0, top - 8); }
+        });
+      }
       t.box.addEventListener("focus", choose);
       t.box.addEventListener("input", function () {
         changed(t);
@@ -224,6 +249,7 @@
       });
     });
     pad.hidden = false;
+    root.rummyPicker = self;
     root.classList.add("ready");
     drawAll();
     var c0 = over();

@@ -184,6 +184,8 @@
       fs.disabled = !!isOut;
       fs.classList.toggle("went-out", !!isOut);
     });
+    var picker = form.querySelector(".picker");
+    if (picker && picker.rummyPicker) { picker.rummyPicker.choose(); }  // the pad leaves who went out
   }
   form.querySelectorAll("fieldset.leftovers").forEach(function (fs) {
     fs.addEventListener("cards-changed", function () { draw(fs); });

@@ -62,3 +62,33 @@ def save(page, button: str = "#record button.primary") -> None:
     when the server takes it: the save is sent by fetch, not by the browser's own form submission."""
     with page.expect_navigation():
         page.click(button)
+
+
+def block(page, n: int):
+    """Seat ``n``'s block in the end-of-hand form (its name, penalty, chips and text fields), as it stands."""
+    return page.locator(f"#record fieldset.leftovers[data-seat='{n}']")
+
+
+def seat(page, n: int):
+    """Point the end-of-hand form's one pad (and its text fields) at seat ``n``, as a player taps the name;
+    returns that seat's block. Without a script every seat's fields show and there is nothing to tap."""
+    tab = block(page, n).locator(".seat-tab")
+    if page.locator("#record .picker.ready").count() and tab.get_attribute("aria-pressed") != "true":
+        tab.click()
+    return block(page, n)
+
+
+def tap(page, n: int, *ranks: str) -> None:
+    """Tap ranks (as the pad names them: 'A', '10', 'JK' …) into seat ``n``'s leftover cards."""
+    seat(page, n)
+    for rank in ranks:
+        page.locator(f"#record .rank-pad button[data-rank='{rank}']").click()
+
+
+def fill_seat(page, n: int, cards: str | None = None, total: str | None = None) -> None:
+    """Type seat ``n``'s leftover cards, or their total, into its text fields."""
+    seat(page, n)
+    if cards is not None:
+        page.fill(f"#cards_{n}", cards)
+    if total is not None:
+        page.fill(f"#total_{n}", total)

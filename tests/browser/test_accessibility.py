@@ -4,7 +4,7 @@ and the pages still work at 200% zoom."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.browserkit import save, shot
+from tests.browser.browserkit import save, shot, tap
 
 pytestmark = pytest.mark.browser
 axe = Axe()
@@ -48,10 +48,8 @@ def game_urls(browser, live_server):
         hands = 7 if key == "done" else 1
         for _ in range(hands):
             page.get_by_label("Player 1", exact=True).check()
-            for seat in range(1, 4 if key == "edit" else 4):
-                fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
-                if fs.count():
-                    fs.locator(".rank-pad button[data-rank='K']").click()
+            for seat in range(1, 4):
+                tap(page, seat, "K")
             save(page)
     page.goto(f"{live_server}{urls['edit']}/share")
     urls["view"] = page.locator("textarea.link-text").first.input_value().replace(live_server, "")

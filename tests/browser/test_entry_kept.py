@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, shot
+from tests.browser.browserkit import PHONE, block, fill_seat, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -35,15 +37,6 @@ def phone(browser):
     assert problems == [], problems
 
 
-def seat(page, n: int):
-    return page.locator(f"fieldset.leftovers[data-seat='{n}']")
-
-
-def tap(page, n: int, *ranks: str) -> None:
-    for rank in ranks:
-        seat(page, n).locator(f".rank-pad button[data-rank='{rank}']").click()
-
-
 def new_game(page, base: str, lang: str) -> str:
     page.goto(f"{base}/new?lang={lang}")
     page.click("button[value=start]")
@@ -55,20 +48,20 @@ def half_an_entry(page, lang: str) -> None:
     """Player 1 went out; player 2's cards tapped on the pad, player 3's typed, player 4's total typed."""
     page.locator("#record input[name=out]").first.check()
     tap(page, 1, "A", "7", "JK")
-    page.fill("#cards_2", f"{KING[lang]} 9")
-    page.fill("#total_3", "35")
+    fill_seat(page, 2, cards=f"{KING[lang]} 9")
+    fill_seat(page, 3, total="35")
 
 
 def expect_the_entry(page, lang: str) -> None:
     expect(page.locator("#record input[name=out]").first).to_be_checked()
     # the player who went out folds to one line, as when tapped
-    expect(seat(page, 0)).to_have_class("leftovers went-out")
-    expect(seat(page, 0)).to_have_attribute("disabled", "")
-    expect(seat(page, 1).locator(".chip")).to_have_count(3)
-    expect(seat(page, 1).locator("output.penalty")).to_have_text("= 35")  # A 15, 7 5, joker 15: recomputed
+    expect(block(page, 0)).to_have_class(re.compile(r"\bwent-out\b"))
+    expect(block(page, 0)).to_have_attribute("disabled", "")
+    expect(block(page, 1).locator(".chip")).to_have_count(3)
+    expect(block(page, 1).locator("output.penalty")).to_have_text("= 35")  # A 15, 7 5, joker 15: recomputed
     expect(page.locator("#cards_2")).to_have_value(f"{KING[lang]} 9")
-    expect(seat(page, 2).locator(".chip")).to_have_count(2)
-    expect(seat(page, 2).locator("output.penalty")).to_have_text("= 15")
+    expect(block(page, 2).locator(".chip")).to_have_count(2)
+    expect(block(page, 2).locator("output.penalty")).to_have_text("= 15")
     expect(page.locator("#total_3")).to_have_value("35")
 
 
@@ -87,12 +80,12 @@ def test_a_reload_mid_entry_keeps_every_card_and_who_went_out(phone, live_server
     half_an_entry(page, lang)
     page.reload()
     expect_the_entry(page, lang)
-    seat(page, 1).scroll_into_view_if_needed()
+    block(page, 1).scroll_into_view_if_needed()
     shot(page, f"entry-restored-{lang}")
     # what is changed after the reload is kept too: a chip taken off, the pad's undo
-    seat(page, 1).locator(".chip").first.click()
+    block(page, 1).locator(".chip").first.click()
     page.reload()
-    expect(seat(page, 1).locator(".chip")).to_have_count(2)
+    expect(block(page, 1).locator(".chip")).to_have_count(2)
 
 
 def test_the_entry_is_back_in_a_new_tab_and_after_a_browser_restart(phone, live_server):
@@ -116,14 +109,13 @@ def test_a_refused_save_then_another_page_and_back_keeps_the_tapped_cards(phone,
     page = phone("en")
     new_game(page, live_server, "en")
     half_an_entry(page, "en")
-    page.fill("#total_3", "")
-    page.fill("#cards_3", "9 Z")  # refused: Z is not a card
+    fill_seat(page, 3, total="", cards="9 Z")  # refused: Z is not a card
     page.click("#record button.primary")
     expect(page.locator("#record-zone [role=alert]")).to_be_visible()  # said in place; the entry as it was
-    expect(seat(page, 1).locator(".chip")).to_have_count(3)
+    expect(block(page, 1).locator(".chip")).to_have_count(3)
     page.click("a[href^='/rules']")  # off to read a rule, then Back
     page.go_back()
-    expect(seat(page, 1).locator(".chip")).to_have_count(3)
+    expect(block(page, 1).locator(".chip")).to_have_count(3)
     expect(page.locator("#record input[name=out]").first).to_be_checked()
     expect(page.locator("#cards_3")).to_have_value("9 Z")
 
@@ -170,9 +162,9 @@ def test_another_game_in_the_same_browser_sees_nothing_of_the_first(phone, live_
     tap(page, 2, "Q")
     page.goto(first)
     expect_the_entry(page, "en")
-    expect(seat(page, 2).locator(".chip")).to_have_count(2)  # the second game's queen stayed in the second game
+    expect(block(page, 2).locator(".chip")).to_have_count(2)  # the second game's queen stayed in the second game
     page.goto(second)
-    expect(seat(page, 2).locator(".chip")).to_have_count(1)
+    expect(block(page, 2).locator(".chip")).to_have_count(1)
 
 
 def test_after_a_save_the_new_totals_are_in_view(phone, live_server):

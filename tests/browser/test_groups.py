@@ -4,7 +4,7 @@ and half of another with overlapping players, see the stats, the charts and the 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, fits_phone, save, shot
+from tests.browser.browserkit import PHONE, fill_seat, fits_phone, save, shot
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ def play(page, plan):
     for hand, (out, totals) in plan.items():
         page.locator(f"#record input[name=out][value='{out}']").check()
         for seat, total in totals.items():
-            page.fill(f"#total_{seat}", str(total))
+            fill_seat(page, seat, total=str(total))
         save(page)
         page.wait_for_selector(".flash.saved")
 

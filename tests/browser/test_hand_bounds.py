@@ -4,7 +4,7 @@ and everything typed is still there to fix."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, fits_phone, save, shot
+from tests.browser.browserkit import PHONE, block, fill_seat, fits_phone, save, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +23,8 @@ def test_two_totals_the_pack_cannot_make(browser, live_server, lang, words):
     page.locator("fieldset.out input[value='0']").check()
     typed = {1: "150", 2: "150", 3: "5", 4: "5"}
     for seat, total in typed.items():
-        page.fill(f"#total_{seat}", total)
-    page.fill("#cards_5", "K")
+        fill_seat(page, seat, total=total)
+    fill_seat(page, 5, cards="K")
     page.locator("#record button[type=submit]").click()
     alert = page.locator("[role=alert]")
     expect(alert).to_contain_text(words)
@@ -33,7 +33,7 @@ def test_two_totals_the_pack_cannot_make(browser, live_server, lang, words):
     assert page.locator("fieldset.leftovers.has-error").count() == 1
     assert fits_phone(page)
     shot(page, f"bounds-pack-{lang}")
-    page.fill("#total_2", "140")
+    fill_seat(page, 2, total="140")
     save(page, "#record button[type=submit]")
     assert page.locator("[role=alert]").count() == 0
     assert page.request.get(f"{live_server}/api/v1/games/{game['id']}", headers={
@@ -48,11 +48,9 @@ def test_eleven_cards_without_a_buy_offer_the_buy_in_one_tap(browser, live_serve
         "ruleset": "liverpool", "players": ["Ana", "Carla", "Duda", "Eva"]}).json()
     page.goto(game["edit_url"] + "?lang=pt")
     page.locator("fieldset.out input[value='0']").check()
-    pad = page.locator("fieldset.leftovers[data-seat='1'] .rank-pad")
-    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"):
-        pad.locator(f"button[data-rank='{rank}']").click()
+    tap(page, 1, "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
     for seat in (2, 3):
-        page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='K']").click()
+        tap(page, seat, "K")
     page.click("#record button.primary")
     hint = page.locator(".buy-hint")
     expect(hint).to_contain_text("Carla comprou? Cada compra soma 2 cartas")
@@ -60,7 +58,7 @@ def test_eleven_cards_without_a_buy_offer_the_buy_in_one_tap(browser, live_serve
     hint.locator("button").click()  # the buy, recorded; every card entered stays
     expect(page.locator("#board tbody tr", has_text="Carla").locator(".count")).to_have_text("1/3")
     expect(hint).to_have_count(0)
-    expect(page.locator("fieldset.leftovers[data-seat='1'] .chip")).to_have_count(11)
+    expect(block(page, 1).locator(".chip")).to_have_count(11)
     save(page)
     expect(page.locator(".flash")).to_contain_text("Rodada 1")
     ctx.close()

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Error, TimeoutError, expect
 
-from tests.browser.browserkit import PHONE, offline, on_error_page
+from tests.browser.browserkit import PHONE, offline, on_error_page, tap
 from tests.browser.conftest import ACTION_MS
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,7 @@ def start_game(page, base: str) -> str:
 def fill_hand(page) -> None:
     page.locator("#record input[name=out]").first.check()
     for seat, rank in ((1, "K"), (2, "7"), (3, "A")):
-        page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='{rank}']").click()
+        tap(page, seat, rank)
 
 
 def totals(page) -> list[str]:

@@ -9,7 +9,7 @@ import random
 import pytest
 from playwright.sync_api import Error, expect
 
-from tests.browser.browserkit import PHONE, save, shot
+from tests.browser.browserkit import PHONE, block, save, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -41,13 +41,11 @@ def phone(browser, url: str, locale: str = "en-GB", service_workers: str = "allo
 def tap_hand(page, out: int, cards: dict[int, list[str]]) -> None:
     page.locator(f"fieldset.out input[value='{out}']").check()
     for seat, ranks in cards.items():
-        fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
-        for r in ranks:
-            fs.locator(f".rank-pad button[data-rank='{r}']").click()
+        tap(page, seat, *ranks)
 
 
 def chips(page, seat: int) -> list[str]:
-    return page.locator(f"fieldset.leftovers[data-seat='{seat}'] .chip").all_inner_texts()
+    return block(page, seat).locator(".chip").all_inner_texts()
 
 
 def test_a_hand_saved_offline_is_recorded_once_after_a_reload_and_the_connection_back(browser, served):

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import fits_phone, save, shot
+from tests.browser.browserkit import block, fill_seat, fits_phone, save, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -227,28 +227,27 @@ def test_leftovers_in_german_by_rank(page, live_server):
     page.goto(f"{live_server}/new?lang=de")
     page.click("button[value=start]")  # four players: two decks, eight cards of each rank
     page.locator("input[name=out][value='0']").check()
-    ben, cy = (page.locator(f"fieldset.leftovers[data-seat='{s}']") for s in (1, 2))
-    assert ben.locator(".pick-suit").count() == 0  # suits do not count for penalties
-    assert ben.locator(".pick-rank[data-rank='J']").inner_text() == "B"
-    for _ in range(5):
-        ben.locator(".pick-rank[data-rank='J']").click()
-    for _ in range(3):
-        cy.locator(".pick-rank[data-rank='J']").click()
-    cy.locator(".pick-rank[data-rank='J']").click()  # the ninth jack: the pack holds eight
+    ben, cy = (block(page, s) for s in (1, 2))
+    pad, status = page.locator("#record .pad"), page.locator("#record .pick-status")
+    assert pad.locator(".pick-suit").count() == 0  # suits do not count for penalties
+    assert pad.locator(".pick-rank[data-rank='J']").inner_text() == "B"
+    tap(page, 1, *["J"] * 5)
+    tap(page, 2, *["J"] * 3)
+    pad.locator(".pick-rank[data-rank='J']").click()  # the ninth jack: the pack holds eight
     assert cy.locator(".chip").count() == 3
-    assert "8" in cy.locator(".pick-status").inner_text() and "B" in cy.locator(".pick-status").inner_text()
-    cy.locator(".pick-rank[data-rank='Q']").click()
+    assert "8" in status.inner_text() and "B" in status.inner_text()
+    pad.locator(".pick-rank[data-rank='Q']").click()
     assert page.input_value("#cards_2") == "B B B D"
     assert ben.locator("output.penalty").inner_text() == "= 50"
     cy.locator(".chip", has_text="D").click()
-    page.fill("#cards_3", "b k Joker")  # typed: a ninth jack is said at once, and the server refuses it in words
-    assert "8" in page.locator("fieldset.leftovers[data-seat='3'] .pick-status").inner_text()
+    fill_seat(page, 3, cards="b k Joker")  # typed: a ninth jack is said at once, and the server refuses it in words
+    assert "8" in status.inner_text()
     page.click("#record button.primary")
     expect(page.locator("#record-zone [role=alert]")).to_contain_text("Zu viele B")
     assert page.input_value("#cards_3") == "b k Joker" and page.input_value("#cards_1") == "B B B B B"
-    page.fill("#cards_3", "7 k Joker")
-    assert page.locator("fieldset.leftovers[data-seat='3'] .chip").all_inner_texts() == ["7", "K", "Joker"]
-    page.locator("fieldset.leftovers[data-seat='2']").scroll_into_view_if_needed()
+    fill_seat(page, 3, cards="7 k Joker")
+    assert block(page, 3).locator(".chip").all_inner_texts() == ["7", "K", "Joker"]
+    block(page, 2).scroll_into_view_if_needed()
     shot(page, "picker-leftovers-de")
     save(page)
     expect(page.locator(".flash")).to_contain_text("gespeichert")

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, fits_phone, save, shot
+from tests.browser.browserkit import PHONE, block, fits_phone, save, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -73,14 +73,13 @@ def test_a_whole_game(browser, live_server):
         page.get_by_label(out, exact=True).check()
         for name, ranks in leftovers.items():
             seat = NAMES.index(name)
-            fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
-            for r in ranks:
-                fs.locator(f".rank-pad button[data-rank='{r}']").click()
+            tap(page, seat, *ranks)
+            fs = block(page, seat)
             assert fs.locator("output.penalty").inner_text() == f"= {sum(POINTS[r] for r in ranks)}"
         if n == 1:
             # a wrong tap, taken back by tapping the chip
-            fs = page.locator("fieldset.leftovers[data-seat='1']")
-            fs.locator(".rank-pad button[data-rank='Q']").click()
+            tap(page, 1, "Q")
+            fs = block(page, 1)
             fs.locator(".chip").last.click()
             assert fs.locator(".chip").count() == 2
             page.locator("#record").scroll_into_view_if_needed()
@@ -112,8 +111,7 @@ def test_a_whole_game(browser, live_server):
 
     # a correction: hand 3, Dee had one king less
     page.locator("#hand-3 a.correct-link").click()  # the hand-by-hand table is on the screen, not behind a toggle
-    fs = page.locator("fieldset.leftovers[data-seat='3']")
-    fs.locator(".chip").last.click()
+    block(page, 3).locator(".chip").last.click()
     shot(page, "game-11-correct")
     save(page)
     expect(page.locator(".flash")).to_contain_text("Hand 3 corrected")
@@ -152,9 +150,8 @@ def test_stale_second_phone_is_told(browser, live_server):
     for page, out in ((p1, "Player 1"), (p2, "Player 2")):
         page.get_by_label(out, exact=True).check()
         for seat in range(4):
-            fs = page.locator(f"fieldset.leftovers[data-seat='{seat}']")
-            if fs.get_attribute("disabled") is None:
-                fs.locator(".rank-pad button[data-rank='5']").click()
+            if block(page, seat).get_attribute("disabled") is None:
+                tap(page, seat, "5")
     save(p1)
     expect(p1.locator(".flash")).to_contain_text("Hand 1 saved")
     # phone 2 said Player 2 went out: both entries are shown, nothing of phone 2's is saved

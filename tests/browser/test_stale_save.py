@@ -4,7 +4,7 @@ after another phone's undo is refused with what was typed still there, in the re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.browserkit import PHONE, shot
+from tests.browser.browserkit import PHONE, shot, tap
 
 pytestmark = pytest.mark.browser
 
@@ -14,7 +14,7 @@ LETTERS = {"en": ("Q", "Joker"), "de": ("D", "Joker")}  # the typed cards, shown
 
 def tap_leftovers(page, ranks):
     for seat, rank in ranks.items():
-        page.locator(f"fieldset.leftovers[data-seat='{seat}'] .rank-pad button[data-rank='{rank}']").click()
+        tap(page, seat, rank)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
