@@ -138,6 +138,15 @@ def test_the_pad_follows_the_name_tapped_and_leaves_who_went_out(browser, live_s
     expect(tab(2)).to_be_disabled()
     expect(tab(3)).to_have_attribute("aria-pressed", "true")
     expect(tab(0)).to_be_enabled()
+    # a refused entry opens on the block it names, with what was typed
+    tab(4).click()
+    page.fill("#cards_4", "9 Z")
+    page.click("#record button.primary")
+    expect(page.locator("#record-zone [role=alert]")).to_be_visible()
+    expect(tab(4)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#cards_4")).to_be_visible()
+    expect(page.locator("#cards_4")).to_have_value("9 Z")
+    expect(page.locator("#record fieldset.leftovers[data-seat='3'] .chip")).to_have_text(["7", "7"])
     page.context.close()
 
 
