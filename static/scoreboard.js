@@ -71,7 +71,8 @@
     if (b) { b.classList.toggle("stale", on); }
     if (!staleNote) { return; }
     staleNote.hidden = !on;
-    if (on) { staleNote.textContent = staleNote.dataset.text.replace("{ago}", ago()); }
+    var words = navigator.onLine === false ? staleNote.dataset.offline : staleNote.dataset.text;  // (why, too)
+    if (on) { staleNote.textContent = words.replace("{ago}", ago()); }
   }
   function later(ms) { clearTimeout(pollTimer); pollTimer = setTimeout(poll, ms); }
   function poll() {
@@ -82,6 +83,7 @@
     var headers = etag ? { "If-None-Match": etag } : {}, asked = drawn;
     fetch(b.dataset.poll, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
+        if (r.headers.get("X-Unreached")) { throw new Error("unreached"); }  // (said by static/sw.js)
         // A save's answer drew the board while this poll was on its way: that board is as new as this answer or
         // newer, so this answer is dropped rather than drawn over it.
         if (r.status === 304 || drawn !== asked) { return; }

@@ -3,6 +3,7 @@ URLs and a service worker that follows them, the language list, the referee form
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import parse_qsl, urlsplit
 
@@ -126,6 +127,22 @@ def test_the_service_worker_changes_when_a_file_it_keeps_changes(web, monkeypatc
     name = re.compile(r'const STATIC = "(static-[0-9a-f]+)"')
     assert name.search(second).group(1) != name.search(text).group(1)
     assert "/static/style.css?v=feedfacecafe" in second
+
+
+def test_the_service_worker_keeps_the_offline_page_in_each_language_without_choosing_one(web):
+    client = web.test_client()
+    text = client.get("/sw.js").get_data(as_text=True)
+    offline = json.loads(re.search(r"const OFFLINE = (\{.*\});", text).group(1))
+    assert sorted(offline) == sorted(LANGUAGES)
+    words = {"en": "No connection", "es": "Sin conexión", "pt": "Sem conexão", "de": "Keine Verbindung"}
+    for code, url in offline.items():
+        r = client.get(url, headers={"Accept-Language": "es"})
+        assert r.status_code == 200 and r.headers["Content-Language"] == code
+        assert f"<h1>{words[code]}</h1>" in r.get_data(as_text=True)
+        assert "Set-Cookie" not in r.headers  # fetching all four must not choose the reader's language
+    assert client.get("/offline/xx").status_code == 404
+    # every page says its language (the worker remembers the last, for its offline page); the board does not
+    assert client.get("/rules", headers={"Accept-Language": "pt-BR"}).headers["Content-Language"] == "pt"
 
 
 # ------------------------------------------------------------------------------------------ languages, limits

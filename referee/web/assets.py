@@ -39,13 +39,28 @@ def version(filename: str) -> str | None:
     return _digest(str(path), stat.st_mtime_ns, stat.st_size)
 
 
+def _offline_words(templates: str, catalogs: str) -> str:
+    """A hash of what the offline page is made of: its template and the compiled catalogs."""
+    h = hashlib.sha256()
+    for f in [Path(templates) / "offline.html", *sorted(Path(catalogs).glob("*/LC_MESSAGES/messages.mo"))]:
+        try:
+            h.update(f.read_bytes())
+        except OSError:  # (a catalog not compiled yet: the page falls back to English words)
+            pass
+    return h.hexdigest()[:12]
+
+
 def service_worker_script() -> str:
     """``static/sw.js`` behind the versioned URLs of the files it keeps and a cache name made of their versions:
     when a file changes, the script changes, the browser installs it, and it drops the old cache."""
     shell = [url_for("static", filename=name) for name in SHELL]
-    name = "static-" + hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]
+    offline = {code: url_for("pages.offline", code=code) for code in current_app.config["LANGUAGES"]}
+    # the offline page's words change with the templates and catalogs, not with a static file: in the name too
+    words = _offline_words(str(current_app.template_folder), current_app.config["BABEL_TRANSLATION_DIRECTORIES"])
+    name = "static-" + hashlib.sha256(" ".join(shell + [words]).encode()).hexdigest()[:12]
     folder = Path(current_app.static_folder or "")
-    head = f"const STATIC = {json.dumps(name)};\nconst SHELL = {json.dumps(shell)};\n"
+    head = (f"const STATIC = {json.dumps(name)};\nconst SHELL = {json.dumps(shell)};\n"
+            f"const OFFLINE = {json.dumps(offline)};\n")
     return head + (folder / "sw.js").read_text(encoding="utf-8")
 
 

@@ -247,6 +247,11 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def remember_language(response):  # type: ignore[no-untyped-def]
+        if (response.mimetype == "text/html" and request.endpoint != "games.board"
+                and "Content-Language" not in response.headers):
+            # a page's language (not the board's, a fragment, answered from memory without it): the service
+            # worker remembers it, to show its offline page in the reader's language
+            response.headers["Content-Language"] = lang()
         chosen = g.get("set_lang_cookie")
         if chosen:
             response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax",

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from .. import assets
-from ..i18n import gettext, lang, number, rank_letters
+from ..i18n import gettext, in_language, lang, number, rank_letters
 from ..urls import kept_url
 from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
@@ -67,6 +67,20 @@ def service_worker() -> Response:
     (``assets.service_worker_script``), so it changes whenever they do."""
     resp = Response(assets.service_worker_script(), mimetype="text/javascript")
     resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/offline/<code>")
+def offline(code: str) -> Response:
+    """What the service worker shows for a page this phone never opened, when there is no connection: it keeps
+    this page in each language when it installs (``assets.service_worker_script``). The language is in the
+    path, not ``?lang=``, which the reader's choice is remembered from: the worker fetching all four must not
+    choose for the reader."""
+    if code not in current_app.config["LANGUAGES"]:
+        abort(404)
+    with in_language(code):
+        resp = Response(render_template("offline.html"), mimetype="text/html")
+    resp.headers["Content-Language"] = code
     return resp
 
 
