@@ -124,6 +124,8 @@
     if (!status) { return; }
     status.textContent = text;
     status.hidden = !text;
+    // the end-of-hand form's docked pad sits above this bar, not under it (static/style.css, .pad-dock)
+    document.documentElement.style.setProperty("--outbox-h", text ? status.offsetHeight + "px" : "0px");
   }
   function show() {
     var items = here();

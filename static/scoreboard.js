@@ -61,9 +61,10 @@
   var staleNote = document.getElementById("board-stale");
   function ago() {
     var s = Math.round((Date.now() - checkedAt) / 1000);
-    var rtf = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "auto" }) : null;
+    var rtf = window.Intl && Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(lang, { numeric: "always" }) : null;
     if (!rtf) { return new Date(checkedAt).toLocaleTimeString(lang); }
-    return s < 60 ? rtf.format(-s, "second") : s < 3600 ? rtf.format(-Math.floor(s / 60), "minute")
+    // ("1 second ago" rather than "now": the scores were checked before, and the note says so)
+    return s < 60 ? rtf.format(-Math.max(1, s), "second") : s < 3600 ? rtf.format(-Math.floor(s / 60), "minute")
       : rtf.format(-Math.floor(s / 3600), "hour");
   }
   function stale(on) {

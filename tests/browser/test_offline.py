@@ -152,10 +152,12 @@ def test_the_server_stopped_while_two_phones_save_the_same_hand(browser, served)
 
 
 def test_a_german_evening_with_five_drops_totals_as_an_online_one(browser, served):
-    """Seven hands tapped in German, five of the saves made with the connection gone (some reloaded meanwhile),
-    against the same hands sent online through the API: the same totals."""
+    """Seven hands tapped in German with the connection dropped five times at seeded random moments of a hand
+    (before who went out, between two cards, just before the save) and back at another (a few taps later, or
+    only after the save, which then waits on the phone; some reloaded meanwhile), against the same hands sent
+    online through the API: the same totals."""
     players = ["Anna", "Ben", "Carla", "Dirk"]
-    rnd = random.Random(35)
+    rnd = random.Random(43)  # (drops just before a save, mid-hand, saves waiting with and without a reload)
     hands = []
     for n in range(7):
         out = n % 4
@@ -165,20 +167,41 @@ def test_a_german_evening_with_five_drops_totals_as_an_online_one(browser, serve
     game = new_game(served, players)
     twin = new_game(served, players)
     ctx, page = phone(browser, served.url + "/g/" + game["edit_token"] + "?lang=de", locale="de-DE")
+    shots = 0
     for n, (out, cards) in enumerate(hands):
-        tap_hand(page, out, cards)
+        # the hand as a person enters it: who went out, then each player's cards; then the save
+        steps = [lambda out=out: page.locator(f"fieldset.out input[value='{out}']").check()]
+        steps += [lambda s=s, r=r: tap(page, s, r) for s, ranks in cards.items() for r in ranks]
+        drop = back = None
         if n in dropped:
+            drop = rnd.randrange(len(steps) + 1)  # dropped before this step (len(steps): just before the save)
+            # back before a later step, or (half the time) only after the save, which then waits on the phone
+            back = rnd.choice([rnd.randrange(drop + 1, len(steps) + 1) if drop < len(steps) else len(steps) + 1,
+                               len(steps) + 1])
+        for i, step in enumerate(steps):
+            if i == drop:
+                ctx.set_offline(True)
+            if i == back:
+                ctx.set_offline(False)
+            step()
+        if drop == len(steps):
             ctx.set_offline(True)
+        if back is not None and back > len(steps):  # the save made offline: it waits on the phone
             page.click("#record button.primary")
             expect(page.locator("#outbox-status")).to_contain_text(f"Runde {n + 1}")
+            expect(page.locator("#board-stale")).to_contain_text("Keine Verbindung")
             if n % 2:
-                page.reload()
-            if n == min(dropped):
-                shot(page, "offline-07-german-waiting")
+                page.reload()  # from the phone's copy: the hand still waits
+                expect(page.locator("#outbox-status")).to_contain_text(f"Runde {n + 1}")
+            if shots < 2:
+                shots += 1
+                shot(page, f"offline-07-german-waiting-{shots}")
             with page.expect_navigation(timeout=15000):
                 ctx.set_offline(False)
         else:
+            ctx.set_offline(False)
             save(page)
+        expect(page.locator(".flash")).to_contain_text(f"Runde {n + 1}")
         assert served.api("POST", f"/api/v1/games/{twin['id']}/hands",
                           {"hand": n + 1, "out": players[out], "leftovers": {players[s]: r for s, r in cards.items()}},
                           twin["edit_token"])[0] == 201
