@@ -157,9 +157,15 @@ class _Search:
     house rule), and a meld may be made of added cards and the hand's wild cards alone."""
 
     def __init__(self, rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget,
-                 relaxed: bool = False, hand: Sequence[int] = ()):
+                 relaxed: bool = False, hand: Sequence[int] = (), supply: int = 0):
         self.rules = rules
         self.relaxed = relaxed
+        # Where a house rule limits wild cards in runs and a contract meld may be longer than the contract asks,
+        # a run may need natural cards past its size to fix its wild cards' places (5H JK 7H JK 9H, where
+        # 5H JK 7H JK is not a run): such runs, both ends natural, at most ``supply`` (the hand's wild cards)
+        # wild cards and places longer, are candidates too.
+        self.longer = supply if (rules.contract_extra_cards and supply >= 2 and (
+            rules.second_wild_needs_fixed_position or rules.run_max_wilds_per_4 is not None)) else 0
         self.generic: dict[tuple[str, int], _Candidate] = {}
         if relaxed:
             counts = [sum(hand[r * 4:(r + 1) * 4]) for r in range(13)]
@@ -208,16 +214,28 @@ class _Search:
         lo_all, hi_all = run_bounds(ace, False, False)
         keep_min = max(1, size - budget)
         places = [p for p in range(LOW_ACE, HIGH_ACE + 1) if present[p]]
+        longest = size + min(self.longer, budget)  # (longer runs: see __init__)
         # each set of the suit's places a run could use, once (its lowest place first): the run is the one at the
         # lowest start that holds it and that the house rules allow
         tried = 0  # (each start tried is a step: spent together below, before the list is kept)
         for i, low in enumerate(places):
-            reach = [p for p in places[i + 1:] if p - low < size]
+            reach = [p for p in places[i + 1:] if p - low < longest]
             for more in range(max(0, keep_min - 1), len(reach) + 1):
                 for rest in combinations(reach, more):
                     used = (low,) + rest
                     top = used[-1]
                     bounds = run_bounds(ace, low == LOW_ACE or top == HIGH_ACE, top == HIGH_ACE)
+                    span = top - low + 1
+                    if span > size:  # a longer run, from its lowest natural card to its highest
+                        wilds = span - len(used)
+                        if wilds < 2 or wilds > min(self.longer, budget) or low < bounds[0] or top > bounds[1] \
+                                or span > 13:
+                            continue
+                        tried += 1
+                        cand = self._run_candidate(used, low, span, si, ace, bounds)
+                        if cand is not None and cand.cost <= budget and cand.key not in out:
+                            out[cand.key] = (HIGH_ACE + span, cand)  # (a shorter run of the same cards first)
+                        continue
                     for start in range(max(lo_all, top - size + 1, bounds[0]),
                                        min(low, hi_all - size + 1, bounds[1] - size + 1) + 1):
                         if start == LOW_ACE and start + size > HIGH_ACE:
@@ -505,7 +523,7 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
                                needs_natural=whole.needs_natural)
         # the rest may be laid off in the same turn: going down with the contract is enough
     specs = contract.melds
-    nearest = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
+    nearest = _Search(rules, specs, duals, budget, relaxed=True, hand=pool, supply=wild_supply)
     try:
         with budget.keeping(budget.left // 2):  # (half is kept for the two searches one after the other)
             lowest = nearest.cheapest_of_all(list(pool), wild_supply)  # (a copy: cut short, it keeps cards)
@@ -516,7 +534,7 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
     if lowest is None:
         return Arrangement(False, unused=cards, missing=None)
     if lowest[0] <= wild_supply:  # the hand's own cards may make the contract: see that they do
-        own = _Search(rules, specs, duals, budget)  # the contract search: the hand's own cards only
+        own = _Search(rules, specs, duals, budget, supply=wild_supply)  # the contract search: the hand's own cards
         made = own.as_made(lowest[1])
         if made is None:
             try:
@@ -538,7 +556,7 @@ def _searched_twice(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[in
     """Where the nearest-miss search outgrew its half of the budget: the contract search alone (it looks at
     fewer melds), and only if that finds nothing, the nearest miss again with what is left."""
     try:
-        first = _Search(rules, specs, duals, budget).cheapest(0, pool, supply + 1)
+        first = _Search(rules, specs, duals, budget, supply=supply).cheapest(0, pool, supply + 1)
     except OutOfBudget:
         return Arrangement(None, unused=cards, missing=None, exhausted=True)
     if first is not None:
@@ -555,7 +573,7 @@ def _searched_twice(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[in
 def _nearest(rules: Rules, specs: Sequence[MeldSpec], duals: frozenset[int], budget: Budget, pool: list[int],
              supply: int) -> list[_Candidate] | None:
     """The melds that need the fewest cards added to the hand (``_nearer``), searched from the start."""
-    search = _Search(rules, specs, duals, budget, relaxed=True, hand=pool)
+    search = _Search(rules, specs, duals, budget, relaxed=True, hand=pool, supply=supply)
     first = search.cheapest_of_all(pool, supply)
     return None if first is None else _nearer(search, pool, supply, first)
 

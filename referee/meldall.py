@@ -183,7 +183,7 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
     def finish(runs: list[_Run]) -> None:
         """All natural cards are placed: count what the runs need, fill them, and keep the best."""
         generic = k - len(runs)
-        pool = list(jokers) + list(duals_left)
+        free_duals = list(duals_left)
         shapes = []
         for r in runs:
             fixed = frozenset(r.cards)
@@ -203,12 +203,20 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         else:
             if any(n < s for n, s in zip(sorted(lengths, reverse=True), sizes)):
                 return
-        gen_shapes = []
+        gen_shapes: list[_Generic] = []
         for n in gen_sizes:
+            # a run with no natural card of the hand: a wild-rank card left over may be its natural card, standing
+            # for itself (a wild 2 as the 2 of its suit; never worse than a card to add); else a card to add
+            anchored = _anchored(n, free_duals, rules)
+            if anchored is not None and anchored[3] is not None:
+                free_duals.remove(anchored[3][1])
+                gen_shapes.append(anchored)
+                continue
             start = max(run_bounds(rules.ace, False, False)[0], 2) if n <= 12 else 2
-            gen_shapes.append((start, n, wild_places(start, n, frozenset(), rules)))
-        slots = sum(r.size - len(r.cards) for r in runs) + sum(gen_sizes)
-        room = sum(len(w) for _, w in shapes) + sum(len(w) for *_, w in gen_shapes)
+            gen_shapes.append((start, n, wild_places(start, n, frozenset(), rules), None))
+        pool = list(jokers) + free_duals
+        slots = sum(r.size - len(r.cards) for r in runs) + sum(gen_sizes) - sum(1 for *_, a in gen_shapes if a)
+        room = sum(len(w) for _, w in shapes) + sum(len(w) for _, _, w, _ in gen_shapes)
         spare = len(pool) - room
         if spare > 0:  # more wild cards than places: lengthen the runs at their ends
             extra = _lengthen(shapes, spare, rules)
@@ -280,6 +288,31 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
     return best[0]
 
 
+# a run with no natural card of the hand: start, size, its wild places, and the wild-rank card standing for itself
+# as its natural card (position, card), if one does
+_Generic = tuple[int, int, tuple[int, ...], "tuple[int, Card] | None"]
+
+
+def _anchored(n: int, duals: list[Card], rules: Rules) -> _Generic | None:
+    """A run of ``n`` whose one natural card is one of ``duals`` (wild-rank cards) standing for itself: (start, n,
+    its wild places, (position, card)), the start that leaves the most places to wild cards; None where none
+    fits."""
+    best: _Generic | None = None
+    for card in dict.fromkeys(duals):
+        assert card.rank is not None
+        spots = (LOW_ACE, HIGH_ACE) if int(card.rank) == 1 else (int(card.rank),)
+        for pos in spots:
+            for start in range(max(LOW_ACE, pos - n + 1), min(pos, HIGH_ACE - n + 1) + 1):
+                end = start + n - 1
+                bounds = run_bounds(rules.ace, start == LOW_ACE or end == HIGH_ACE, end == HIGH_ACE)
+                if start < bounds[0] or end > bounds[1] or n > 13:
+                    continue
+                wild = wild_places(start, n, frozenset({pos}), rules)
+                if best is None or len(wild) > len(best[2]):
+                    best = (start, n, wild, (pos, card))
+    return best
+
+
 def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rules) -> dict[int, list[int]] | None:
     """Places at the ends of the runs for ``spare`` more wild cards (run index -> positions), within the ace
     rule and the house rules on wild cards; ``None`` where there is no room."""
@@ -315,7 +348,8 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
 
 
 def _fill(runs: list[_Run], shapes: list[tuple[_Run, tuple[int, ...]]],
-          gen_shapes: list[tuple[int, int, tuple[int, ...]]], extra: dict[int, list[int]], pool: list[Card]) -> Found:
+          gen_shapes: list[_Generic], extra: dict[int, list[int]],
+          pool: list[Card]) -> Found:
     wilds = iter(pool)
     found = Found(0)
     for i, (r, wild) in enumerate(shapes):
@@ -337,10 +371,13 @@ def _fill(runs: list[_Run], shapes: list[tuple[_Run, tuple[int, ...]]],
         found.melds.append(meld)
     used_suits = {r.suit for r in runs}
     free_suit = next((s for s in range(4) if s not in used_suits), 0)
-    for start, n, wild in gen_shapes:
-        suit = SUIT_ORDER[free_suit]
+    for start, n, wild, anchor in gen_shapes:
+        suit = anchor[1].suit if anchor is not None and anchor[1].suit is not None else SUIT_ORDER[free_suit]
         meld = []
         for p in range(start, start + n):
+            if anchor is not None and p == anchor[0]:
+                meld.append(anchor[1])
+                continue
             w = next(wilds, None) if p in wild else None
             if w is not None:
                 meld.append(w)

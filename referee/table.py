@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .cards import Card, Suit
+from .contracts import copies_violations
 from .errors import RefereeError
 from .families import Rules, check_players
 from .melds import (
@@ -167,7 +168,9 @@ def layoff(rules: Rules, meld: Sequence[Card], cards: Sequence[Card], down: bool
             break
     else:
         ruling = first  # type: ignore[assignment]
-    violations = permission + ruling.violations
+    # the meld it would leave holds no card more often than the pack does (as the contract check counts)
+    pack = copies_violations([list(meld) + list(cards)], rules) if ruling.valid else []
+    violations = permission + ruling.violations + [Violation(v.code, None, v.params) for v in pack]
     ruling.rules = cite(violations, ["rule-lay-off"] + meld_rules(rules, ruling.meld))
     ruling.valid = not violations
     ruling.violations = violations
@@ -199,7 +202,9 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
         if c.suit != suit:
             problems.append(Violation("layoff_wrong_suit", None, {"card": str(c)}))
             continue
-        spots = (HIGH_ACE, LOW_ACE) if c.rank == 1 else (int(c.rank),)
+        # an ace goes where the house rule on aces lets it: low, high, or either end
+        spots = ({"low": (LOW_ACE,), "high": (HIGH_ACE,)}.get(rules.ace, (HIGH_ACE, LOW_ACE)) if c.rank == 1
+                 else (int(c.rank),))
         free = [p for p in spots if p not in occupied and p not in naturals]
         if not free:
             if rules.is_wild(c):
@@ -329,6 +334,8 @@ def _swap(rules: Rules, table: Meld, card: Card) -> SwapRuling:
         after[after.index(target)] = card
         result = analyze(after, rules, kind="set")
         problems += result.violations
+    # the meld it would leave holds no card more often than the pack does (as the contract check counts)
+    problems += [Violation(v.code, None, v.params) for v in copies_violations([list(result.cards)], rules)]
     return SwapRuling(not problems, represents, problems, result)
 
 
