@@ -170,6 +170,8 @@ def layoff(rules: Rules, meld: Sequence[Card], cards: Sequence[Card], down: bool
         ruling = first  # type: ignore[assignment]
     # the meld it would leave holds no card more often than the pack does (as the contract check counts)
     pack = copies_violations([list(meld) + list(cards)], rules) if ruling.valid else []
+    if pack:
+        ruling.placed = []  # (nothing goes anywhere)
     violations = permission + ruling.violations + [Violation(v.code, None, v.params) for v in pack]
     ruling.rules = cite(violations, ["rule-lay-off"] + meld_rules(rules, ruling.meld))
     ruling.valid = not violations
