@@ -21,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -72,6 +73,11 @@ def another_version(app, edit: str, down: bool) -> None:  # type: ignore[no-unty
         found = services.find(edit)
         assert found is not None
         services.set_down(found[0], 4, 1, down)
+
+
+SEARCHES = [urlencode({"q": q, "lang": lang}) for lang, q in (
+    ("en", "can I lay off the turn I go down"), ("es", "¿puedo bajarme con comodines?"),
+    ("de", "wer bekommt die abgelegte Karte"), ("pt", "quantas compras posso fazer"), ("en", "ace high or low"))]
 
 
 def main() -> None:
@@ -165,6 +171,12 @@ def main() -> None:
         # /healthz and the poll side by side, each after a request (not after the change made in this process)
         health.append(timed(lambda: call("GET", "/healthz")))
         poll.append(timed(lambda: call("GET", f"/g/{view}/board", headers={"If-None-Match": tag[0]}, expect=304)))
+    # the rules search, as players type their questions (the index was built by ``warm``, as a server builds it)
+    searches = []
+    for _ in range(rounds * 10):
+        for q in SEARCHES:
+            health.append(timed(lambda: call("GET", "/healthz")))
+            searches.append(timed(lambda: call("GET", "/rules/search?" + q)))
     h_med, h_p99 = line("GET /healthz", health)
     c_med, c_p99 = line("POST /api/v1/check", checked)
     a_med, a_p99 = line("POST /api/v1/arrange", arranged_http)
@@ -172,6 +184,7 @@ def main() -> None:
     f_med, f_p99 = line("GET /g/<view>/board, first after a change", fresh)
     k_med, k_p99 = line("GET /g/<view>/board, drawn already", kept)
     q_med, q_p99 = line("GET /g/<view>/board, unchanged (304)", poll)
+    s_med, s_p99 = line("GET /rules/search (a question)", searches)
     # what a table's phones fetch after a save, 6 phones to a table: one draws, five get it as drawn (per
     # server process: with two workers, up to two draw)
     b_med = (f_med + 5 * k_med) / 6
@@ -180,7 +193,8 @@ def main() -> None:
           f"scoreboard page {p_med / h_med:.2f}× / {p_p99 / h_p99:.2f}×, "
           f"board first after a change {f_med / h_med:.2f}× / {f_p99 / h_p99:.2f}×, "
           f"board drawn already {k_med / h_med:.2f}× / {k_p99 / h_p99:.2f}×, "
-          f"unchanged poll {q_med / h_med:.2f}× / {q_p99 / h_p99:.2f}×")
+          f"unchanged poll {q_med / h_med:.2f}× / {q_p99 / h_p99:.2f}×, "
+          f"rules search {s_med / h_med:.2f}× / {s_p99 / h_p99:.2f}×")
     print(f"  a table's full boards after a save (1 first, 5 drawn already): {b_med / h_med:.2f}× /healthz")
     server.shutdown()
 
@@ -193,6 +207,7 @@ def main() -> None:
           f"first after a change {'met' if f_med <= 3 * h_med else 'NOT met'}, drawn already "
           f"{'met' if k_med <= 3 * h_med else 'NOT met'}, a table's (1 + 5) "
           f"{'met' if b_med <= 3 * h_med else 'NOT met'}")
+    print(f"  rules search p99 < 50 ms through HTTP: {'met' if s_p99 < 50e-3 else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,22 @@ def test_search_finds_and_links_to_the_rule(page, live_server):
     shot(page, "search-es")
 
 
+@pytest.mark.parametrize("lang, question, label, button, answer", [
+    ("es", "¿puedo bajarme con comodines?", "Buscar en las reglas", "Buscar", None),
+    ("de", "wer bekommt die abgelegte Karte", None, None, "#rule-buy-priority"),
+])
+def test_a_question_as_typed_at_the_table(page, live_server, lang, question, label, button, answer):
+    """A results page on a phone: ranked, the question's words marked in each snippet."""
+    page.goto(f"{live_server}/rules/search?lang={lang}&q=" + question.replace(" ", "+").replace("?", "%3F"))
+    results = page.locator("ol.results > li")
+    assert results.count() >= 3
+    assert page.locator("ol.results mark").count() >= 3
+    if answer:
+        assert results.first.locator("a").get_attribute("href").endswith(answer)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, f"search-results-{lang}")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_comparison_marks_sit_beside_their_values(page, live_server, lang):
     """On a phone each comparison row is a card of "family: value" lines; the * that marks the app's choice

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -13,8 +12,9 @@ from markupsafe import Markup, escape
 
 from ... import rulebook
 from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
+from ...search import Doc, Index
 from .. import assets
-from ..i18n import gettext, in_language, lang, number, rank_letters
+from ..i18n import gettext, in_language, lang, language_names, number, rank_letters
 from ..urls import kept_url
 from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
@@ -245,10 +245,6 @@ def compare() -> str:
     return render_template("rules/compare.html", families=fams, rows=comparison_rows())
 
 
-def _fold(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
-
-
 def _searchable(text: str) -> str:
     """Text as a reader types and reads it: without the soft hyphens that let long words break in a table, and
     without the house-rule table's "§" links."""
@@ -256,9 +252,15 @@ def _searchable(text: str) -> str:
 
 
 @lru_cache(maxsize=64)
+def _page_html(family: str, language: str) -> str:
+    """A rules page's text as HTML, in ``language`` (for the search: the reader's language is not asked)."""
+    with in_language(language):
+        return render_rules(FAMILIES[family], language)[1]
+
+
 def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     """(anchor, heading, plain text) of each part of a rules page."""
-    _, html, _ = render_rules(FAMILIES[family], language)
+    html = _page_html(family, language)
     parts = re.split(r'(<h[23] id="([a-z0-9-]+)">(.*?)</h[23]>)', html)
     out = []
     i = 1
@@ -270,32 +272,63 @@ def _sections(family: str, language: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def _glossary(family: str, language: str) -> list[tuple[str, str]]:
+    """(term, definition) of each entry of a rules page's glossary: each is a search result of its own."""
+    html = _page_html(family, language)
+    at = html.find('id="glossary"')
+    if at < 0:
+        return []
+    out = []
+    for item in re.findall(r"<li>(.*?)</li>", html[at:], re.S):
+        term = re.match(r"\s*<strong>(.*?)</strong>", item, re.S)
+        text = _searchable(rulebook.plain(item))
+        out.append((_searchable(rulebook.plain(term.group(1))).rstrip(": ") if term else text[:40], text))
+    return out
+
+
+GLOSSARY_WEIGHT = 0.6  # a glossary entry names a thing; the rule about it is the better answer
+
+
+@lru_cache(maxsize=None)
+def search_index(language: str) -> Index:
+    """One language's rules pages, every family's sections and glossary entries, ready to search: built once a
+    process (the first search in that language), in that language whatever the reader's."""
+    docs = []
+    with in_language(language):
+        glossary = gettext("Glossary")
+        for fam in FAMILIES.values():
+            for anchor, heading, text in _sections(fam.id, language):
+                if anchor != "glossary":
+                    docs.append(Doc(fam.id, anchor, heading, text))
+            docs += [Doc(fam.id, "glossary", f"{glossary}: {term}", text, GLOSSARY_WEIGHT)
+                     for term, text in _glossary(fam.id, language)]
+    return Index(language, docs)
+
+
 @bp.get("/rules/search")
 def search() -> str:
     q = SearchForm(formdata=request.args).q.data or ""
-    results = []
+    results: list[dict[str, Any]] = []
+    elsewhere = False
     if len(q) >= 2:
-        needle = _fold(q)
-        for fam in FAMILIES.values():
-            for anchor, heading, text in _sections(fam.id, lang()):
-                hay = _fold(heading + " " + text)
-                at = hay.find(needle)
-                if at < 0:
-                    continue
-                folded_body = _fold(text)
-                pos = max(0, folded_body.find(needle))
-                start = max(0, pos - 60)
-                snippet = text[start:pos + len(q) + 80]
-                results.append({"family": fam, "anchor": anchor, "heading": heading,
-                                "snippet": _mark(snippet, q), "lead": start > 0})
-    return render_template("rules/search.html", q=q, results=results)
+        reader = lang()
+        hits = [(reader, h) for h in search_index(reader).search(q)]
+        if not hits:  # nothing in the reader's language: the other languages' pages, said as such
+            elsewhere = True
+            for other in current_app.config["LANGUAGES"]:
+                if other != reader:
+                    hits += [(other, h) for h in search_index(other).search(q, limit=5)]
+            hits.sort(key=lambda lh: -lh[1].score)
+        names = language_names()
+        for language, h in hits:
+            results.append({"family": FAMILIES[h.doc.family], "anchor": h.doc.anchor, "heading": h.doc.heading,
+                            "snippet": _marked(h.snippet), "lead": h.lead,
+                            "url": rule_url(h.doc.family, h.doc.anchor, **({} if language == reader else
+                                                                            {"lang": language})),
+                            "language": None if language == reader else names.get(language, language)})
+    return render_template("rules/search.html", q=q, results=results, elsewhere=elsewhere)
 
 
-def _mark(snippet: str, q: str) -> Markup:
-    folded = _fold(snippet)
-    needle = _fold(q)
-    at = folded.find(needle)
-    if at < 0 or len(folded) != len(snippet):
-        return escape(snippet)
-    return escape(snippet[:at]) + Markup("<mark>") + escape(snippet[at:at + len(q)]) + Markup("</mark>") + \
-        escape(snippet[at + len(q):])
+def _marked(parts: list[tuple[str, bool]]) -> Markup:
+    """A snippet with the question's words marked."""
+    return Markup("").join(Markup("<mark>%s</mark>") % text if marked else escape(text) for text, marked in parts)
