@@ -44,7 +44,7 @@ from itertools import combinations
 from operator import attrgetter, itemgetter
 from typing import Any, Sequence
 
-from .budget import Budget, OutOfBudget
+from .budget import Budget, OutOfBudget, current
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import copies_violations
 from .families import Contract, MeldSpec, Rules
@@ -217,11 +217,12 @@ class _Search:
         longest = size + min(self.longer, budget)  # (longer runs: see __init__)
         # each set of the suit's places a run could use, once (its lowest place first): the run is the one at the
         # lowest start that holds it and that the house rules allow
-        tried = 0  # (each start tried is a step: spent together below, before the list is kept)
+        tried = 0  # (each set of places and each start tried is a step: spent as each lowest place is done)
         for i, low in enumerate(places):
             reach = [p for p in places[i + 1:] if p - low < longest]
             for more in range(max(0, keep_min - 1), len(reach) + 1):
                 for rest in combinations(reach, more):
+                    tried += 1  # (each set of places looked at is a step, whatever becomes of it)
                     used = (low,) + rest
                     top = used[-1]
                     bounds = run_bounds(ace, low == LOW_ACE or top == HIGH_ACE, top == HIGH_ACE)
@@ -246,7 +247,8 @@ class _Search:
                             if cand.cost <= budget and (cand.key not in out or out[cand.key][0] > start):
                                 out[cand.key] = (start, cand)
                             break
-        self.spend(tried)
+            self.spend(tried)  # (spent as each lowest place is done: the clock is looked at as the work goes)
+            tried = 0
         result = sorted((c for _, c in out.values()), key=_ORDER)
         self.run_cache[key] = (budget, result, [c.cost for c in result])
         return result
@@ -451,7 +453,7 @@ class _Search:
 def arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget | None = None) -> Arrangement:
     """One arrangement that makes the contract, or how near the cards came; within ``budget`` (a fresh default
     budget when none is given), after which the answer says it could not decide."""
-    result = _arrange(rules, hand, cards, budget or Budget())
+    result = _arrange(rules, hand, cards, budget or current())
     result.rules = arrangement_rules(rules, rules.hand(hand).contract, result)
     return result
 

@@ -1,9 +1,13 @@
-"""A bound on the work of one search, so that no request can buy more than a sliver of the server.
+"""A bound on the work of a request, so that no request can buy more than a sliver of the server.
 
-A search spends one step for each unit of work it does (a state it visits, a candidate meld it builds); when
-the steps run out, or its thread has used its share of CPU time, ``spend`` raises ``OutOfBudget`` and the
-search answers that it could not decide. The step count keeps the answer the same on a busy machine and an
-idle one; the CPU deadline is the backstop on a slow one.
+A search spends one step for each unit of work it does (a state it visits, a candidate meld it builds, a cell of
+a table it fills); when the steps run out, or its thread has used its share of CPU time, ``spend`` raises
+``OutOfBudget`` and the search answers that it could not decide. The step count keeps the answer the same on a
+busy machine and an idle one; the CPU deadline is the backstop on a slow one.
+
+One budget serves a whole request: the web layer opens it as the request starts (``for_request``), and every
+search the request makes draws on it (``current``), however many it makes (a save checks each typed total,
+then all of them together, then which players are at fault). Outside a request each search gets its own.
 
 >>> b = Budget(steps=3, cpu_seconds=None)
 >>> b.spend(); b.spend(2)
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Callable, Iterator
 
 STEPS = 50_000  # about 50 ms of one core; a real hand of 18 cards needs under 1,500
@@ -37,14 +42,20 @@ class Budget:
         self.deadline = None if cpu_seconds is None else clock() + cpu_seconds
         self._until_check = CHECK_EVERY
 
+        self.spent = False  # it ran out: a search was cut short
+        self.charged = 0  # steps spent in all (tests and the benchmark read it)
+
     def spend(self, steps: int = 1) -> None:
         self.left -= steps
         if self.left < 0:
+            self.spent = True
             raise OutOfBudget()
+        self.charged += steps
         self._until_check -= steps
         if self._until_check <= 0:  # (what a batch of steps went past the mark counts toward the next one)
             self._until_check = self._until_check % CHECK_EVERY or CHECK_EVERY
             if self.out_of_time():
+                self.spent = True
                 raise OutOfBudget()
 
     def out_of_time(self) -> bool:
@@ -61,3 +72,33 @@ class Budget:
             yield
         finally:
             self.left += kept
+
+
+_REQUEST: ContextVar[Budget | None] = ContextVar("request_budget", default=None)
+_provider: list[Callable[[], Budget | None]] = []  # the web layer's: the budget of the request in progress
+
+
+def current() -> Budget:
+    """The budget of the request in progress (``for_request``, or the web layer's ``provide``); outside one, a
+    fresh budget."""
+    found = _REQUEST.get()
+    if found is None and _provider:
+        found = _provider[0]()
+    return found if found is not None else Budget()
+
+
+@contextmanager
+def for_request(budget: Budget | None = None) -> Iterator[Budget]:
+    """Within the block every search draws on one budget (a fresh default one unless given)."""
+    budget = budget if budget is not None else Budget()
+    token = _REQUEST.set(budget)
+    try:
+        yield budget
+    finally:
+        _REQUEST.reset(token)
+
+
+def provide(lookup: Callable[[], Budget | None]) -> None:
+    """Where a framework keeps its request's budget (the web layer: on Flask's ``g``, made as the request
+    starts), so that it ends with the request whatever happens."""
+    _provider[:] = [lookup]

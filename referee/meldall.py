@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Sequence
 
-from .budget import Budget
+from .budget import Budget, current
 from .cards import SUIT_ORDER, Card
 from .families import MeldSpec, Rules
 from .melds import HIGH_ACE, LOW_ACE, ace_flips, end_spreads, position_card, run_bounds, wild_rule_breaks
@@ -123,7 +123,7 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
     """The runs that meld every one of ``cards`` (``added`` 0), or the arrangement that needs the fewest cards
     added (at most ``most``); ``None`` where no cards could make it (more copies of a card than there are runs,
     or more suits than runs). Raises ``OutOfBudget`` when the budget runs out."""
-    budget = budget or Budget()
+    budget = budget or current()
     if any(s.kind != "run" for s in specs):
         return None
     sizes = sorted((s.size for s in specs), reverse=True)

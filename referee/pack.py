@@ -29,7 +29,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Mapping, Sequence
 
-from .budget import Budget, OutOfBudget
+from .budget import Budget, OutOfBudget, current
 
 Want = tuple[int, int]  # (total, most cards)
 
@@ -66,9 +66,48 @@ def can_make(pool: Mapping[int, int], wants: Sequence[Want], budget: Budget | No
     if sum(1 for total, _ in wants if total == 0) > pool.get(0, 0):
         return False
     try:
-        return _Search(pool, [w for w in wants if w[0] > 0], budget or Budget()).run()
+        return _Search(pool, [w for w in wants if w[0] > 0], budget or current()).run()
     except OutOfBudget:
         return None
+
+
+_TABLES: dict[tuple[tuple[int, int], ...], tuple[int, list[list[int]]]] = {}  # pool -> (highest, its tables)
+_TABLES_KEPT = 256
+
+
+def _fewest(pool: tuple[tuple[int, int], ...], highest: int, budget: Budget) -> list[list[int]]:
+    """The ``fewest`` tables of a pool ((value, count), highest value first) up to ``highest``: made once for a
+    pool and kept, so that the checks of one save (each typed total alone, all of them together, which players
+    are at fault) and the next saves with the same pack pay for them once. A table made for a higher total
+    serves every lower one. Charged to the budget as made, before the work."""
+    kept = _TABLES.get(pool)
+    if kept is not None and kept[0] >= highest:
+        return kept[1]
+    never = 1 << 30
+    fewest = [0] + [never] * highest
+    tables: list[list[int]] = [fewest]
+    for v, n in reversed(pool):
+        budget.spend(_table_work(highest, v, n))  # (charged before: a table past the budget is not made)
+        fewest = [min(fewest[t - x * v] + x for x in range(min(n, t // v) + 1)) for t in range(highest + 1)]
+        tables.append(fewest)
+    tables.reverse()
+    if len(_TABLES) >= _TABLES_KEPT:
+        _TABLES.clear()
+    _TABLES[pool] = (highest, tables)
+    return tables
+
+
+def _table_work(highest: int, v: int, n: int) -> int:
+    """The cells the ``fewest`` table visits for cards worth ``v`` (``n`` of them) up to ``highest``: for each
+    total ``t``, one for each count of such cards it could hold (``min(n, t // v) + 1``).
+
+    >>> _table_work(30, 10, 2) == sum(min(2, t // 10) + 1 for t in range(31))
+    True
+    """
+    top = min(highest, n * v - 1)  # up to here a total holds t // v such cards; past it, all n
+    q, r = divmod(top + 1, v)
+    below = v * q * (q - 1) // 2 + r * q  # the sum of t // v for t in 0..top
+    return (highest + 1) + below + n * max(0, highest - top)
 
 
 class _Search:
@@ -87,15 +126,8 @@ class _Search:
                 top.append(top[-1] + v)
             self.tops.append(top)
         # fewest[j][t]: the fewest cards of values j.. that make exactly t (alone, without the others' wants)
-        highest = max((t for t, _ in self.wants), default=0)
-        never = 1 << 30
-        fewest = [0] + [never] * highest
-        self.fewest: list[list[int]] = [fewest]
-        for v, n in zip(reversed(self.values), reversed(self.counts)):
-            budget.spend(1 + highest * n // 64)
-            fewest = [min(fewest[t - x * v] + x for x in range(min(n, t // v) + 1)) for t in range(highest + 1)]
-            self.fewest.append(fewest)
-        self.fewest.reverse()
+        self.fewest = _fewest(tuple(zip(self.values, self.counts)), max((t for t, _ in self.wants), default=0),
+                              budget)
         self.failed: set[tuple[int, tuple[Want, ...]]] = set()
 
     def top(self, level: int, cards: int) -> int:

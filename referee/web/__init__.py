@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 
@@ -181,6 +181,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if os.environ.get("HTTPS"):  # served over HTTPS only: cookies never travel in the clear
         app.config.update(SESSION_COOKIE_SECURE=True)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+
+    # One budget for all the searches a request makes (``referee.budget``), from its start to its end
+    from .. import budget as work
+
+    work.provide(lambda: g.get("work") if has_request_context() else None)
+
+    @app.before_request
+    def _budget() -> None:
+        g.work = work.Budget()
 
     @app.after_request
     def _headers(resp):  # type: ignore[no-untyped-def]

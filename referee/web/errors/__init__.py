@@ -82,6 +82,9 @@ WEB: dict[str, ErrorCode] = {
     "nothing_to_end": ErrorCode(N_("Record at least one hand before ending the game."), 409),
     "seats_fixed": ErrorCode(N_("The seat order is fixed once the first hand is recorded."), 409),
     "bad_import": ErrorCode(N_("This is not a game exported from this app."), 400),
+    "too_much_work": ErrorCode(N_("Checking this against the pack takes more work than one answer may take: "
+                                  "nothing was saved. Enter the players' cards rather than their totals, or "
+                                  "check the totals.")),
     # groups
     "group_name_missing": ErrorCode(N_("The group needs a name."), 400),
     "group_name_long": ErrorCode(N_("A group's name can be at most %(maximum)s characters.")),

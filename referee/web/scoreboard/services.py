@@ -34,6 +34,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ...cards import CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
+from ...budget import current as request_budget
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
 from ..driver import PreparedRead, driver_reads, in_one_trip
@@ -477,6 +478,8 @@ def score(game: Game | GameRead, rules: Rules, number: int, out_seat: int | None
     if scored.violations:
         v = scored.violations[0]
         raise Refusal(v.code, v.field, **v.params)
+    if request_budget().spent:  # a check cut short: the entry is neither refused nor taken on trust
+        raise Refusal("too_much_work", None)
     return [Result(seat=s.seat, penalty=s.penalty, bonus=s.bonus,
                    cards=None if s.cards is None else [str(c) for c in s.cards]) for s in scored.seats]
 
@@ -616,7 +619,9 @@ def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entrie
         raise Refusal("bad_hand", "hand")
     expected = _version_arg(expected_version)
     read = game.version
-    early = _scored_early(game, number, out_seat, entries, exact_cut)
+    # scored before the turn to write is taken, and refused there: a refusal never holds the other saves up
+    # (unless the page is older than the game: then the write says so first)
+    early = _scored_early(game, number, out_seat, entries, exact_cut) if expected in (None, read) else None
     try:
         with _Write(game, *RECORDED, request_id=request_id) as w:
             if w.replayed is not None and w.replayed.kind == "hand_recorded":
@@ -638,14 +643,12 @@ def _scored_early(game: Game | GameRead, number: int, out_seat: int | None, entr
                   exact_cut: bool) -> list[Result] | None:
     """The next hand scored from the game as read, before the turn to write is taken: the turn is then held for
     the writes only, while the other phones' saves wait. Used only if nothing was written meanwhile (the version
-    the turn finds is the one read); anything but the plain next hand, and any refusal, is left to the write."""
+    the turn finds is the one read); anything but the plain next hand is left to the write. A refusal is raised
+    here, once: what the entry says is refused whatever another phone writes meanwhile."""
     rules = rules_of(game)
     if number != game.hands_recorded + 1 or number > len(rules.hands) or game.ended_at is not None:
         return None
-    try:
-        return score(game, rules, number, out_seat, entries, exact_cut)
-    except Refusal:
-        return None
+    return score(game, rules, number, out_seat, entries, exact_cut)
 
 
 def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,

@@ -1,0 +1,102 @@
+"""No request can buy more than one budget of work (referee/budget.py): every search a request makes draws on
+the same budget, charged for the work it really does; a save the pack check cannot settle within it is refused
+once, before the turn to write, and records nothing. The tests count budgets and steps, never a wall time."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import budget as work
+from referee.budget import STEPS, Budget
+
+CRAFTED = {"decks": 4, "jokers": 8, "joker_points": 99, "wild_ranks": ["JK", "2", "3"], "wild_rank_points": 98,
+           "hand_size": 15}
+EIGHT = [f"P{i}" for i in range(8)]
+
+
+@pytest.fixture()
+def budgets(monkeypatch):
+    """Every budget made, in order."""
+    made: list[Budget] = []
+    real = Budget.__init__
+
+    def counted(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(Budget, "__init__", counted)
+    return made
+
+
+def auth(game: dict) -> dict:
+    return {"Authorization": f"Bearer {game['edit_token']}"}
+
+
+def crafted_game(client) -> dict:
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": EIGHT, "options": CRAFTED})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_the_crafted_save_spends_one_budget_and_records_nothing(client, budgets, monkeypatch):
+    from referee.web.scoreboard import services
+
+    game = crafted_game(client)
+    scored, turns = [], []
+    real_score, real_enter = services.score_hand, services._Write.__enter__
+    monkeypatch.setattr(services, "score_hand", lambda *a, **k: scored.append(1) or real_score(*a, **k))
+    monkeypatch.setattr(services._Write, "__enter__", lambda self: turns.append(1) or real_enter(self))
+    budgets.clear()
+    r = client.post(f"/api/v1/games/{game['id']}/hands", headers=auth(game),
+                    json={"hand": 1, "out": "P0", "leftovers": {p: 1478 for p in EIGHT[1:]}})
+    assert r.status_code == 422
+    assert r.get_json()["error"]["code"] in ("too_much_work", "pack_cannot_make")
+    assert len(budgets) == 1, len(budgets)  # one budget for every search of the request
+    b = budgets[0]
+    assert b.spent or b.left >= 0  # refused when it ran out, or finished within it
+    assert b.charged - STEPS < 50_000  # (what ran over was charged before it was done, and not done)
+    assert scored == [1] and turns == []  # scored once, and refused before the turn to write
+    got = client.get(f"/api/v1/games/{game['id']}", headers=auth(game)).get_json()
+    assert got["hands"] == []
+
+
+def test_a_spent_budget_says_so_in_the_readers_language(client):
+    game = crafted_game(client)
+    r = client.post(f"/g/{game['edit_token']}/hand?lang=de", data={
+        "hand": "1", "out": "0", **{f"total_{s}": "1478" for s in range(1, 8)}})
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "nichts wurde gespeichert" in html.lower() or "Nichts wurde gespeichert" in html
+    assert 'value="1478"' in html  # what was typed is still there
+
+
+def test_a_plain_save_spends_little_of_its_budget(client, budgets):
+    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": EIGHT})
+    game = r.get_json()
+    budgets.clear()
+    r = client.post(f"/api/v1/games/{game['id']}/hands", headers=auth(game),
+                    json={"hand": 1, "out": "P0", "leftovers": {p: 45 + 5 * i for i, p in enumerate(EIGHT[1:])}})
+    assert r.status_code == 201, r.get_json()
+    assert len(budgets) == 1 and not budgets[0].spent and budgets[0].charged < STEPS // 2
+
+
+def test_the_referee_draws_on_the_requests_budget(client, budgets):
+    """An arrangement built to explode the search: one budget, its deadline from the request's start, and the
+    work charged as it goes (the clock looked at between the lowest places of a suit's runs)."""
+    body = {"ruleset": "liverpool", "hand": 1, "cards": "JS 3S QD AS KS 5C QS 8S JK 4D 9C 2C 3S 5C 8D 2H KH KH",
+            "options": {"contracts": ["S3 R4 R4 R4"], "wild_ranks": ["JK", "2", "3"], "decks": 4, "jokers": 8,
+                        "second_wild_needs_fixed_position": False}}
+    budgets.clear()
+    r = client.post("/api/v1/arrange", json=body)
+    assert r.status_code == 200
+    assert len(budgets) == 1
+    answer = r.get_json()
+    assert answer["decided"] or answer["search_exhausted"]
+    b = budgets[0]
+    assert b.spent or b.left >= 0
+
+
+def test_outside_a_request_each_search_has_its_own_budget():
+    assert work.current() is not work.current()
+    with work.for_request() as b:
+        assert work.current() is b
