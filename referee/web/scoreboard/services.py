@@ -31,10 +31,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ...budget import current as request_budget
 from ...cards import CardError
 from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
-from ...budget import current as request_budget
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
 from ..driver import PreparedRead, driver_reads, in_one_trip
