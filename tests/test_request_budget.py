@@ -100,3 +100,33 @@ def test_outside_a_request_each_search_has_its_own_budget():
     assert work.current() is not work.current()
     with work.for_request() as b:
         assert work.current() is b
+
+
+# ------------------------------------------------------------------ imports cost their size
+def tied_game(hands: int) -> dict:
+    """Liverpool with jokers worth nothing: every player holds a joker, every hand ties, and the last hand is
+    replayed again and again."""
+    return {"format": 1, "ruleset": "liverpool", "variants": [], "options": {"joker_points": 0},
+            "players": ["Ann", "Ben", "Cy"], "first_dealer": 0, "buys": [], "down": [],
+            "hands": [{"hand": i, "out": "Ann", "leftovers": {"Ben": ["JK"], "Cy": ["JK"]},
+                       "penalties": {"Ann": 0, "Ben": 0, "Cy": 0}} for i in range(1, hands + 1)]}
+
+
+def test_an_import_of_many_replayed_hands_costs_its_size(client, monkeypatch):
+    import json
+
+    from referee.web.scoreboard import services
+
+    looked_at: list[int] = []  # the hands each tie-break looked at
+    states: list[int] = []  # whole reads of the game
+    real_standings, real_state = services.standings, services.state
+    monkeypatch.setattr(services, "standings", lambda r, n, hands, replays=(), **k: looked_at.append(
+        len(hands) + len(replays)) or real_standings(r, n, hands, replays, **k))
+    monkeypatch.setattr(services, "state", lambda g: states.append(1) or real_state(g))
+    n = 400
+    r = client.post("/import", data={"json": json.dumps(tied_game(n))})
+    assert r.status_code == 302, r.get_data(as_text=True)[:300]
+    assert states == []  # never the whole game again, hand after hand
+    assert sum(looked_at) <= 10 * n, sum(looked_at)  # linear: the tied replays are not looked at again and again
+    got = client.get(r.location + "/export.json").get_json()
+    assert len(got["hands"]) == n

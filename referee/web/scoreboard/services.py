@@ -468,11 +468,13 @@ def entry(cards: Any = None, total: int | None = None) -> Entry:
 
 
 def score(game: Game | GameRead, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
-          exact_cut: bool = False) -> list[Result]:
-    """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned."""
+          exact_cut: bool = False, buys: Counter[int] | None = None) -> list[Result]:
+    """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned.
+    ``buys``: each seat's buys in the hand, where the caller knows them (an import), else read."""
     names = [p.name for p in game.players]
-    buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
-                                    [b for b in game.buys if b.hand_number == number]))
+    if buys is None:
+        buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
+                                        [b for b in game.buys if b.hand_number == number]))
     cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
     scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
     if scored.violations:
@@ -651,23 +653,38 @@ def _scored_early(game: Game | GameRead, number: int, out_seat: int | None, entr
     return score(game, rules, number, out_seat, entries, exact_cut)
 
 
+@dataclass
+class PlayedBack:
+    """What an import knows as it plays a game back hand after hand, so that a hand's checks need not read the
+    game again: the hands recorded, whether the last is to be replayed, this hand's buys."""
+
+    recorded: int
+    replay_due: bool
+    buys: Counter[int]
+
+
 def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
             exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
-            request_id: str | None = None) -> Saved:
+            request_id: str | None = None, known: PlayedBack | None = None) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
-    version) and add it; with the totals it leaves if asked for."""
+    version) and add it; with the totals it leaves if asked for. ``known``: what an import knows of the game
+    (else it is read)."""
     rules = rules_of(game)
-    recorded = game.hands_recorded
+    recorded = known.recorded if known is not None else game.hands_recorded
     if number <= recorded:
         raise Refusal("already_recorded", "hand", hand=number)
-    if game.ended_at is not None:
+    if known is None and game.ended_at is not None:  # (an import ends a game only after its hands)
         raise Refusal("game_ended", "hand", hand=recorded)
-    replay = number > len(rules.hands) and state(game).replay_due
+    replay_due = known.replay_due if known is not None else None
+    if number > len(rules.hands) and replay_due is None:
+        replay_due = state(game).replay_due
+    replay = number > len(rules.hands) and bool(replay_due)
     if number > len(rules.hands) and not replay:
         raise Refusal("past_last_hand", "hand", hand=number, hands=len(rules.hands))
     if number != recorded + 1:
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
-    results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut)
+    results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut,
+                                                      None if known is None else known.buys)
     # Written with statements on the tables, not through the session's unit of work: this runs while every
     # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
     # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
@@ -1110,8 +1127,14 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
             marks.setdefault(_whole(row["hand"]), []).append((kind, seat[row["player"]]))
     db.session.flush()
     last = len(hands) + 1
+    # the scores so far, kept as the hands are played back: whether the last hand is to be replayed is worked
+    # out from them, not from the game read again after every hand (an import costs its size, not its square)
+    names = [p.name for p in game.players]
+    regular: list[dict[str, int]] = []
+    replayed: list[dict[str, int]] = []
+    recorded = 0
     for number in range(1, last + 1):
-        playing = number <= len(rules.hands) and number == game.hands_recorded + 1
+        playing = number <= len(rules.hands) and number == recorded + 1
         used: Counter[int] = Counter()
         gone_down: set[int] = set()
         for kind, s in marks.pop(number, []):
@@ -1130,17 +1153,25 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
                 gone_down.add(s)
                 db.session.add(Down(game_id=game.id, hand_number=number, seat=s))
                 db.session.add(Change(game_id=game.id, via="import", kind="down_set", hand_number=number, seat=s))
-        db.session.flush()
-        db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
+        if used or gone_down:
+            db.session.flush()  # (the buys and downs before their hand: the history keeps the order they were made)
         if number < last:
-            _play_back_hand(game, rules, seat, hands[number - 1])
-            db.session.flush()
-            db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
+            result = standings(rules, names, regular, replayed) if len(regular) >= len(rules.hands) else None
+            due = result is not None and result.decided_by == "replay"
+            saved = _play_back_hand(game, rules, seat, hands[number - 1], PlayedBack(recorded, due, used))
+            recorded += 1
+            scores = {names[r.seat]: net_score(r.penalty, r.bonus) for r in saved.hand.results}
+            if not saved.hand.replay:
+                regular.append(scores)
+            elif result is not None and len({scores.get(p, 0) for p in result.winners}) > 1:
+                replayed.append(scores)  # (a replay that leaves the tied players tied again changes nothing)
+    db.session.flush()  # (the buys and downs added; the hands went in with statements)
+    db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
     if marks:  # a buy or a down in a hand that was never played
         raise Refusal("not_current_hand", "buys", status=422, hand=min(marks))
 
 
-def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> None:
+def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, known: PlayedBack) -> Saved:
     if not isinstance(h, dict):
         raise ValueError(h)
     number = _whole(h["hand"], 1, 1000)
@@ -1158,7 +1189,7 @@ def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any) -> N
             entries[seat[name]] = entry(cards)
         else:
             raise ValueError(cards)
-    _record(game, number, None if out is None else seat[out], entries, "import", exact_cut)
+    return _record(game, number, None if out is None else seat[out], entries, "import", exact_cut, known=known)
 
 
 def cutter_of(game: Game | GameRead, number: int) -> str:
