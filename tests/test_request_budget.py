@@ -130,3 +130,49 @@ def test_an_import_of_many_replayed_hands_costs_its_size(client, monkeypatch):
     assert sum(looked_at) <= 10 * n, sum(looked_at)  # linear: the tied replays are not looked at again and again
     got = client.get(r.location + "/export.json").get_json()
     assert len(got["hands"]) == n
+
+
+# ------------------------------------------------------------------ a group page draws a bounded page
+def test_a_big_groups_page_is_bounded_and_says_so(client):
+    import re
+
+    g = client.post("/api/v1/groups", json={"name": "Big"}).get_json()
+    games = 40
+    for i in range(games):  # eight new names a game: 320 people, each pair met once at most
+        names = [f"N{i}-{k}" for k in range(8)]
+        game = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": names, "group": g["id"],
+                                                  "group_token": g["edit_token"], "options": {"hands": 5}}).get_json()
+        for hand in range(1, 6):
+            client.post(f"/api/v1/games/{game['id']}/hands", headers=auth(game),
+                        json={"hand": hand, "out": names[0], "leftovers": {n: ["K"] for n in names[1:]}})
+    from referee.web.groups.routes import SHOWN_GAMES, SHOWN_PAIRS, SHOWN_PLAYERS
+
+    html = client.get(f"/groups/{g['view_token']}?lang=en").get_data(as_text=True)
+    stats_rows = re.search(r'<table class="data group-stats">.*?</table>', html, re.S).group(0).count("<tr>") - 1
+    assert stats_rows == SHOWN_PLAYERS
+    assert html.count('class="player-card"') <= SHOWN_PLAYERS
+    pairs = re.search(r'<table class="data head-to-head">.*?</table>', html, re.S)
+    assert pairs is None or pairs.group(0).count("<tr>") <= SHOWN_PAIRS
+    assert html.count('class="big-link" href="/groups/') <= SHOWN_GAMES
+    assert f"of {8 * games}" in html and f"of {games}" in html  # each cut says so
+    # the API gives everything, head to head only among people who shared a game
+    api = client.get(f"/api/v1/groups/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).get_json()
+    assert len(api["players"]) == 8 * games
+    assert len(api["head_to_head"]) == 28 * games  # (8 choose 2) a game, never 320 choose 2
+
+
+def test_a_roster_of_thousands_is_one_pass_and_one_commit(client, monkeypatch):
+    import json
+
+    from referee.web.models import db
+
+    commits: list[int] = []
+    real = db.session.commit
+    monkeypatch.setattr(db.session, "commit", lambda: commits.append(1) or real())
+    doc = {"format": 1, "kind": "group", "name": "Roster", "roster": [f"Person {i}" for i in range(4000)],
+           "games": []}
+    r = client.post("/groups/import", data={"json": json.dumps(doc)})
+    assert r.status_code == 302
+    assert len(commits) <= 3, len(commits)
+    api_group = client.get(r.location + "?lang=en").get_data(as_text=True)
+    assert "And 3920 more names." in api_group

@@ -64,14 +64,29 @@ def family_filter() -> str | None:
     return fam if fam in FAMILIES else None
 
 
+# What a group's page draws at most, so that it costs the same however many people and games the group has
+# (each cut says so on the page; the export and the statistics file hold everything)
+SHOWN_PLAYERS = 24  # the players with the most wins: the table, their cards and their charts
+SHOWN_PAIRS = 30  # head to head: the pairs of those players who shared the most games
+SHOWN_GAMES = 30  # the latest games
+SHOWN_ROSTER = 80
+
+
 @bp.get("/<token>")
 def show(token: str) -> BaseResponse:
     group, can_edit = load(token)
     st = services.stats(group, family_filter())
     last = services.last_game(group) if can_edit else None
+    shown = st.players[:SHOWN_PLAYERS]
+    pairs = st.pairs({p.name for p in shown})
+    axis = chart_axis(st)
+    if len(pairs) > SHOWN_PAIRS:
+        most = sorted(pairs, key=lambda pair: -st.met[tuple(sorted(pair[:2]))])[:SHOWN_PAIRS]  # type: ignore[index]
+        pairs = [pair for pair in pairs if pair in most]
     resp = make_response(render_template(
         "groups/group.html", group=group, can_edit=can_edit, token=token, st=st, families=FAMILIES,
-        charts=[(p, player_chart(p, st)) for p in st.players if p.series], last=last,
+        shown=shown, pairs=pairs, games=st.games[::-1][:SHOWN_GAMES], roster=group.members[:SHOWN_ROSTER],
+        charts=[(p, player_chart(p, st, axis)) for p in shown if p.series], last=last,
         member_form=MemberForm(formdata=None), rematch_form=RematchForm(formdata=None), percent=percent,
         decimal=decimal, rematch_dealer=last.players[services.next_dealer(last)].name if last else None))
     resp.headers["Cache-Control"] = "no-store"
@@ -280,11 +295,24 @@ def group_link(game: Game) -> dict[str, Any] | None:
 
 
 # ------------------------------------------------------------------------------------------ the charts
-def player_chart(p: services.PlayerStats, st: services.Stats) -> dict[str, Any]:
+def chart_axis(st: services.Stats) -> tuple[dict[int, int], list[tuple[int, str]]]:
+    """What every player's chart of a group shares: each game's place, and the first game of each evening with
+    its date (worked out once for the page, not once a player)."""
+    index = {id(g): i for i, g in enumerate(st.games)}
+    firsts: list[tuple[int, str]] = []
+    for i, g in enumerate(st.games):
+        label = format_day(g.game.created_at, "d/M")
+        if not firsts or firsts[-1][1] != label:
+            firsts.append((i, label))
+    return index, firsts
+
+
+def player_chart(p: services.PlayerStats, st: services.Stats,
+                 axis: tuple[dict[int, int], list[tuple[int, str]]] | None = None) -> dict[str, Any]:
     """A player's average penalty per hand in each game they played, over the group's games (SVG, no script)."""
     width, height, pad_l, pad_r, pad_t, pad_b = 340, 150, 36, 12, 12, 26
     n = len(st.games)
-    index = {id(g): i for i, g in enumerate(st.games)}
+    index, firsts = axis if axis is not None else chart_axis(st)
     highest = max(pt["average"] for pt in p.series) or 1
     tick = next(t for t in (1, 2, 5, 10, 20, 25, 50, 100, 10**9) if highest / t <= 4)
     top = max(tick, math.ceil(highest / tick) * tick)
@@ -299,11 +327,7 @@ def player_chart(p: services.PlayerStats, st: services.Stats) -> dict[str, Any]:
              "label": gettext("%(date)s: %(average)s a hand", date=format_day(pt["game"].game.created_at, "short"),
                               average=decimal(pt["average"])) + (" · " + gettext("won") if pt["won"] else "")}
             for pt in p.series]
-    evenings: list[dict[str, Any]] = []  # the first game of each evening, labelled with its date
-    for i, g in enumerate(st.games):
-        label = format_day(g.game.created_at, "d/M")
-        if not evenings or evenings[-1]["label"] != label:
-            evenings.append({"x": x(i), "label": label})
+    evenings = [{"x": x(i), "label": label} for i, label in firsts]  # the first game of each evening, dated
     step = max(1, -(-len(evenings) // 6))
     xs = evenings[::step]
     return {"width": width, "height": height, "dots": dots, "points": " ".join(f"{d['x']:.1f},{d['y']:.1f}"

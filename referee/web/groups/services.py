@@ -21,9 +21,9 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Collection
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import selectinload
 
 from ...errors import RefereeError
@@ -112,18 +112,29 @@ def can_edit_game(group_edit_token: str, link: GroupGame) -> bool:
 # ------------------------------------------------------------------------------------------------ roster
 def add_member(group: Group, name: Any) -> Member:
     """Add a name to the roster (a name already there, in any case, is that person)."""
-    text = clean(name)
-    if not text:
-        raise Refusal("empty_name", "name")
-    if len(text) > 40:
-        raise Refusal("long_name", "name", maximum=40)
-    existing = next((m for m in group.members if m.key == name_key(text)), None)
-    if existing is not None:
-        return existing
-    member = Member(name=text, key=name_key(text))
-    group.members.append(member)
+    member = add_members(group, [name])[0]
     db.session.commit()
     return member
+
+
+def add_members(group: Group, names: list[Any]) -> list[Member]:
+    """Add names to the roster in one pass (each name already there, in any case, is that person); the caller
+    commits. A roster of thousands costs its size: one look-up a name, one commit for all."""
+    known = {m.key: m for m in group.members}
+    out = []
+    for name in names:
+        text = clean(name)
+        if not text:
+            raise Refusal("empty_name", "name")
+        if len(text) > 40:
+            raise Refusal("long_name", "name", maximum=40)
+        key = name_key(text)
+        member = known.get(key)
+        if member is None:
+            member = known[key] = Member(name=text, key=key)
+            group.members.append(member)
+        out.append(member)
+    return out
 
 
 def canonical(group: Group, names: list[str]) -> tuple[list[str], list[Member]]:
@@ -250,20 +261,22 @@ class Stats:
     players: list[PlayerStats]
     games: list[GameSummary]  # oldest first
     ahead: dict[str, dict[str, int]]  # ahead[a][b]: games a finished ahead of b
+    met: Counter[tuple[str, str]] = field(default_factory=Counter)  # (a, b) -> counted games they shared
 
-    def pairs(self) -> list[tuple[str, str, int, int]]:
-        """Every pair that met in a counted game: (a, b, times a was ahead, times b was ahead)."""
-        names = [p.name for p in self.players]
+    def pairs(self, among: Collection[str] | None = None) -> list[tuple[str, str, int, int]]:
+        """Every pair that met in a counted game (of ``among`` only, if given): (a, b, times a was ahead, times b
+        was ahead), in the players' order. Only pairs that met are looked at: a group of many people who never
+        played each other costs nothing here."""
+        place = {p.name: i for i, p in enumerate(self.players)}
         out = []
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
-                x, y = self.ahead.get(a, {}).get(b, 0), self.ahead.get(b, {}).get(a, 0)
-                if x or y or self._met(a, b):
-                    out.append((a, b, x, y))
+        for a, b in self.met:
+            if among is not None and (a not in among or b not in among):
+                continue
+            if place[a] > place[b]:
+                a, b = b, a
+            out.append((a, b, self.ahead.get(a, {}).get(b, 0), self.ahead.get(b, {}).get(a, 0)))
+        out.sort(key=lambda pair: (place[pair[0]], place[pair[1]]))
         return out
-
-    def _met(self, a: str, b: str) -> bool:
-        return any(g.counts and a in g.names and b in g.names for g in self.games)
 
 
 def _links(group: Group, family: str | None) -> list[GroupGame]:
@@ -286,6 +299,7 @@ def stats(group: Group, family: str | None = None) -> Stats:
     spelled = {m.key: m.name for m in group.members}
     players: dict[str, PlayerStats] = {m.name: PlayerStats(m.name) for m in group.members}
     ahead: dict[str, dict[str, int]] = {}
+    met: Counter[tuple[str, str]] = Counter()
     summaries = []
     for link in _links(group, family):
         game = link.game
@@ -321,12 +335,14 @@ def stats(group: Group, family: str | None = None) -> Stats:
             if scores:
                 p.series.append({"game": summary, "average": sum(scores) / len(scores), "won": name_of[raw] in winners})
         if counts:
-            for a in names:
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    met[(a, b) if a < b else (b, a)] += 1
                 for b in names:
                     if a != b and places.get(a, 0) < places.get(b, 0):
                         ahead.setdefault(a, {})[b] = ahead.setdefault(a, {}).get(b, 0) + 1
     ordered = sorted(players.values(), key=lambda p: (-p.wins, -(p.win_rate or 0), p.average or 0, p.name.casefold()))
-    return Stats(group, family, ordered, summaries, ahead)
+    return Stats(group, family, ordered, summaries, ahead, met)
 
 
 def player_json(p: PlayerStats) -> dict[str, Any]:
@@ -409,10 +425,9 @@ def import_data(data: Any) -> tuple[Group, str]:
     group, edit = create_group(data.get("name"))
     made: list[str] = []
     try:
-        for name in roster:
-            if not isinstance(name, str):
-                raise Refusal("bad_group_import", None)
-            add_member(group, name)
+        if not all(isinstance(name, str) for name in roster):
+            raise Refusal("bad_group_import", None)
+        _import_roster(group, roster)
         for item in exported:
             if not isinstance(item, dict):
                 raise Refusal("bad_group_import", None)
@@ -438,6 +453,22 @@ def import_data(data: Any) -> tuple[Group, str]:
         _discard(group, made)
         raise Refusal("bad_group_import", None) from None
     return group, edit
+
+
+def _import_roster(group: Group, roster: list[str]) -> None:
+    """A new group's roster in one statement and one commit (a name twice, in any case, is one person)."""
+    rows: dict[str, dict[str, str]] = {}
+    for name in roster:
+        text = clean(name)
+        if not text:
+            raise Refusal("empty_name", "name")
+        if len(text) > 40:
+            raise Refusal("long_name", "name", maximum=40)
+        rows.setdefault(name_key(text), {"group_id": group.id, "name": text, "key": name_key(text)})
+    if rows:
+        db.session.execute(insert(Member.__table__), list(rows.values()))
+    db.session.commit()
+    db.session.expire(group, ["members"])
 
 
 def _discard(group: Group, game_ids: list[str]) -> None:
