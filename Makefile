@@ -57,6 +57,7 @@ test: setup
 
 bench: setup
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/heavy.py
 
 # the engine against an earlier revision's, interleaved in one run: make bench-compare BASE=<rev>
 bench-compare: setup

@@ -1,0 +1,208 @@
+"""``make bench``, second part: the requests an attacker would craft to stall every table, and what they cost.
+
+1. Each request's CPU time in-process (the request runs in this thread: ``time.thread_time``), against the
+   target of 100 ms: a save whose typed totals make the pack check explode (8 players, 4 decks, 8 jokers, wild
+   twos and threes, every total 1478), an import of a game of 400 hands (every hand tied and replayed), the
+   page of a group of 100 games with 8 new names each, and an import of a roster of 4,000 names.
+2. A plain save on another table, through the production server (granian, two workers, SQLite), alone and
+   while another client sends the crafted save and the 400-hand import one after the other: it may be delayed
+   by no more than its own cost (the medians side by side in one run).
+"""
+
+from __future__ import annotations
+
+import atexit
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from flask_migrate import upgrade  # noqa: E402
+
+from referee.web import create_app, server  # noqa: E402
+
+TARGET_MS = 100
+CRAFTED = {"decks": 4, "jokers": 8, "joker_points": 99, "wild_ranks": ["JK", "2", "3"], "wild_rank_points": 98,
+           "hand_size": 15}
+EIGHT = [f"P{i}" for i in range(8)]
+
+
+def tied_game(hands: int) -> dict:
+    return {"format": 1, "ruleset": "liverpool", "variants": [], "options": {"joker_points": 0},
+            "players": ["Ann", "Ben", "Cy"], "first_dealer": 0, "buys": [], "down": [],
+            "hands": [{"hand": i, "out": "Ann", "leftovers": {"Ben": ["JK"], "Cy": ["JK"]},
+                       "penalties": {"Ann": 0, "Ben": 0, "Cy": 0}} for i in range(1, hands + 1)]}
+
+
+def roster(names: int) -> dict:
+    return {"format": 1, "kind": "group", "name": "Roster", "roster": [f"Person {i}" for i in range(names)],
+            "games": []}
+
+
+def cpu_ms(fn) -> float:  # type: ignore[no-untyped-def]
+    start = time.thread_time()
+    fn()
+    return (time.thread_time() - start) * 1000
+
+
+def in_process(tmp: str) -> None:
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/heavy.sqlite3", "SECRET_KEY": "heavy",
+                      "WTF_CSRF_ENABLED": False, "RATE_LIMIT_WRITES": "100000 per minute"})
+    with app.app_context():
+        upgrade()
+    c = app.test_client()
+    game = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": EIGHT, "options": CRAFTED}).get_json()
+    crafted = {"hand": 1, "out": "P0", "leftovers": {p: 1478 for p in EIGHT[1:]}}
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    group = c.post("/api/v1/groups", json={"name": "Big"}).get_json()
+    for i in range(100):
+        names = [f"N{i}-{k}" for k in range(8)]
+        g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": names, "group": group["id"],
+                                          "group_token": group["edit_token"]}).get_json()
+        c.post(f"/api/v1/games/{g['id']}/hands", headers={"Authorization": f"Bearer {g['edit_token']}"},
+               json={"hand": 1, "out": names[0], "leftovers": {n: ["K"] for n in names[1:]}})
+    big_import, big_roster = json.dumps(tied_game(400)), json.dumps(roster(4000))
+    c.get(f"/groups/{group['view_token']}")  # (warm)
+    measures = {
+        "the crafted save (refused)": lambda: c.post(f"/api/v1/games/{game['id']}/hands", headers=auth,
+                                                     json=crafted),
+        "a game of 400 hands imported": lambda: c.post("/import", data={"json": big_import}),
+        "the page of a group of 100 games": lambda: c.get(f"/groups/{group['view_token']}"),
+        "a roster of 4,000 names imported": lambda: c.post("/groups/import", data={"json": big_roster}),
+    }
+    print("heavy requests, CPU time of one request in-process (median of 5)")
+    worst = 0.0
+    for label, fn in measures.items():
+        ms = statistics.median(cpu_ms(fn) for _ in range(5))
+        worst = max(worst, ms)
+        print(f"  {label:<38} {ms:7.1f} ms")
+    print(f"  target: each ≤ {TARGET_MS} ms: {'met' if worst <= TARGET_MS else 'NOT met'}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def call(port: int, method: str, path: str, body: object = None, headers: dict | None = None,
+         form: dict | None = None) -> tuple[int, bytes, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    sent = dict(headers or {})
+    payload = None
+    if form is not None:
+        payload = urlencode(form).encode()
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    elif body is not None:
+        payload = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    conn.request(method, path, body=payload, headers=sent)
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    got: dict[str, str] = {}
+    for name, value in resp.getheaders():  # (the cookies together, as a browser keeps them)
+        name = name.title()
+        got[name] = got[name] + "; " + value.split(";")[0] if name in got and name == "Set-Cookie" else (
+            value.split(";")[0] if name == "Set-Cookie" else value)
+    return resp.status, data, got
+
+
+def import_form(port: int) -> tuple[dict, str]:
+    """The import page's form token and the session cookie it goes with, as a browser holds them."""
+    _, html, headers = call(port, "GET", "/import")
+    token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', html) or re.search(
+        rb'name="csrf_token" value="([^"]+)"', html)
+    assert token is not None
+    cookie = headers.get("Set-Cookie", "")
+    return {"Cookie": cookie}, token.group(1).decode()
+
+
+def beside_a_plain_save(tmp: str) -> None:
+    url = f"sqlite:///{tmp}/served.sqlite3"
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="heavy", RATE_LIMIT_WRITES="100000 per minute")
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([str(bin_dir / "flask"), "--app", "app", "db", "upgrade"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port = free_port()
+    proc = subprocess.Popen(server.command(port=port, workers=2), cwd=ROOT, env=env, start_new_session=True)
+    atexit.register(lambda: os.killpg(proc.pid, signal.SIGKILL) if proc.poll() is None else None)
+    for _ in range(400):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.05)
+    players = ["Ann", "Ben", "Cy", "Dee"]
+    tables = [json.loads(call(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": players})[1])
+              for _ in range(90)]
+    crafted = json.loads(call(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": EIGHT,
+                                                              "options": CRAFTED})[1])
+    cookie, token = import_form(port)
+    big_import = json.dumps(tied_game(400))
+
+    def saves(games: list[dict]) -> list[float]:
+        """One plain save on each of these tables (hand 1: who went out, cards and a typed total)."""
+        out = []
+        for game in games:
+            start = time.perf_counter()
+            status, _, _ = call(port, "POST", f"/api/v1/games/{game['id']}/hands", {
+                "hand": 1, "out": "Ann", "leftovers": {"Ben": ["K", "7"], "Cy": 25, "Dee": ["A"]}},
+                {"Authorization": f"Bearer {game['edit_token']}"})
+            out.append((time.perf_counter() - start) * 1000)
+            assert status == 201, status
+            time.sleep(0.02)
+        return out
+
+    saves(tables[:10])  # (warm)
+    alone = saves(tables[10:50])
+    stop = threading.Event()
+    sent = [0]
+
+    def attack() -> None:
+        auth = {"Authorization": f"Bearer {crafted['edit_token']}"}
+        while not stop.is_set():
+            call(port, "POST", f"/api/v1/games/{crafted['id']}/hands",
+                 {"hand": 1, "out": "P0", "leftovers": {p: 1478 for p in EIGHT[1:]}}, auth)
+            status, _body, _ = call(port, "POST", "/import", headers=cookie, form={"csrf_token": token,
+                                                                               "json": big_import})
+            assert status == 302, status
+            sent[0] += 2
+
+    attacker = threading.Thread(target=attack, daemon=True)
+    attacker.start()
+    time.sleep(0.5)
+    during = saves(tables[50:90])
+    stop.set()
+    attacker.join(timeout=60)
+    os.killpg(proc.pid, signal.SIGTERM)
+    a, d = statistics.median(alone), statistics.median(during)
+    print("a plain save on another table, through the production server (2 workers, SQLite), median of 40")
+    print(f"  alone {a:.1f} ms; while {sent[0]} crafted saves and 400-hand imports were sent one after the other "
+          f"{d:.1f} ms: delayed by {d - a:+.1f} ms")
+    print(f"  target: delayed by no more than its own cost: {'met' if d - a <= a else 'NOT met'}")
+
+
+def main() -> None:
+    tmp = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, tmp, True)
+    in_process(tmp)
+    beside_a_plain_save(tmp)
+
+
+if __name__ == "__main__":
+    main()
