@@ -663,12 +663,11 @@ class PlayedBack:
     buys: Counter[int]
 
 
-def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
-            exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
-            request_id: str | None = None, known: PlayedBack | None = None) -> Saved:
-    """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
-    version) and add it; with the totals it leaves if asked for. ``known``: what an import knows of the game
-    (else it is read)."""
+def _checked(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], exact_cut: bool,
+             scored: list[Result] | None = None, known: PlayedBack | None = None) -> tuple[list[Result], bool]:
+    """Check that ``number`` is the next hand and score it (unless ``scored`` early from the same version): its
+    results, and whether it is the last hand replayed. ``known``: what an import knows of the game (then the
+    game is not read: nothing here touches the database)."""
     rules = rules_of(game)
     recorded = known.recorded if known is not None else game.hands_recorded
     if number <= recorded:
@@ -685,6 +684,16 @@ def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: d
         raise Refusal("not_next_hand", "hand", hand=number, next=recorded + 1)
     results = scored if scored is not None else score(game, rules, number, out_seat, entries, exact_cut,
                                                       None if known is None else known.buys)
+    return results, replay
+
+
+def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
+            exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
+            request_id: str | None = None, known: PlayedBack | None = None) -> Saved:
+    """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
+    version) and add it; with the totals it leaves if asked for. ``known``: what an import knows of the game
+    (else it is read)."""
+    results, replay = _checked(game, number, out_seat, entries, exact_cut, scored, known)
     # Written with statements on the tables, not through the session's unit of work: this runs while every
     # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
     # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
@@ -1082,16 +1091,23 @@ def import_data(data: Any) -> tuple[Game, str]:
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise Refusal("bad_import", None)
     try:
-        game, edit = _new_game(data.get("ruleset"), data.get("variants"), data.get("options"), data.get("players"),
-                               data.get("first_dealer", 0), via="import")
-        _play_back(game, data)
-        if data.get("ended_early") is True:  # the table stopped after the hands played
-            if not game.hands_recorded:
+        with db.session.no_autoflush:  # (nothing is written while the game is played back)
+            game, edit = _new_game(data.get("ruleset"), data.get("variants"), data.get("options"),
+                                   data.get("players"), data.get("first_dealer", 0), via="import")
+            burst = _play_back(game, data)
+            ended = data.get("ended_early") is True  # the table stopped after the hands played
+            if ended and not burst.hands:
                 raise Refusal("nothing_to_end", None)
-            game.ended_at = now()
-            db.session.add(Change(game_id=game.id, via="import", kind="ended_early", hand_number=game.hands_recorded,
-                                  after={"hands": game.hands_recorded}))
-        db.session.commit()
+        # Played back in memory, then written in one burst in the turn to write: an import's checking and scoring
+        # never holds the database (on SQLite, every table's saves) while it works.
+        with current_app.extensions["write_queue"]:
+            db.session.flush()  # the game, its players, its "created"
+            burst.write()
+            if ended:
+                game.ended_at = now()
+                db.session.add(Change(game_id=game.id, via="import", kind="ended_early",
+                                      hand_number=len(burst.hands), after={"hands": len(burst.hands)}))
+            db.session.commit()
     except RefereeError:
         db.session.rollback()
         raise
@@ -1112,7 +1128,37 @@ def _whole(value: Any, lowest: int = -10**6, highest: int = 10**6) -> int:
     return value
 
 
-def _play_back(game: Game, data: dict[str, Any]) -> None:
+@dataclass
+class _Burst:
+    """An import's rows, made as its game is played back and written together at the end (``write``): the hands,
+    their results, the buys and downs, and every change in the order it was made."""
+
+    game: str
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    buys: list[dict[str, Any]] = field(default_factory=list)
+    downs: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+    def change(self, kind: str, hand: int, seat: int | None = None, after: Any = None) -> None:
+        self.changes.append({"game_id": self.game, "at": now(), "via": "import", "kind": kind, "hand_number": hand,
+                             "seat": seat, "before": None, "after": after, "undone": False, "request_id": None})
+
+    def write(self) -> None:
+        """A statement a table, each row in order (the changes' ids follow the order they were made in); the
+        results go with the ids the hands' rows were given."""
+        if self.hands:
+            ids = {number: hand_id for hand_id, number in db.session.execute(
+                insert(HANDS).returning(HANDS.c.id, HANDS.c.number, sort_by_parameter_order=True), self.hands)}
+            db.session.execute(insert(RESULTS), [{**r, "hand_id": ids[r.pop("number")]} for r in self.results])
+        for table, rows in ((Buy.__table__, self.buys), (Down.__table__, self.downs), (Change.__table__, self.changes)):
+            if rows:
+                db.session.execute(insert(table), rows)
+
+
+def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
+    """The export played back through the checks live entry makes, in memory (nothing is read from the database
+    or written to it): the rows to write."""
     rules = rules_of(game)
     seat = {p.name: p.seat for p in game.players}
     hands, buys, downs = data.get("hands") or [], data.get("buys") or [], data.get("down") or []
@@ -1125,7 +1171,7 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
             if not isinstance(row, dict):
                 raise ValueError(row)
             marks.setdefault(_whole(row["hand"]), []).append((kind, seat[row["player"]]))
-    db.session.flush()
+    burst = _Burst(game.id)
     last = len(hands) + 1
     # the scores so far, kept as the hands are played back: whether the last hand is to be replayed is worked
     # out from them, not from the game read again after every hand (an import costs its size, not its square)
@@ -1147,31 +1193,34 @@ def _play_back(game: Game, data: dict[str, Any]) -> None:
                 if refused is not None:
                     raise Refusal(refused, "buys", status=422, players=[game.players[s].name])
                 used[s] += 1
-                db.session.add(Buy(game_id=game.id, hand_number=number, seat=s))
-                db.session.add(Change(game_id=game.id, via="import", kind="buy_added", hand_number=number, seat=s))
+                burst.buys.append({"game_id": game.id, "hand_number": number, "seat": s, "created_at": now()})
+                burst.change("buy_added", number, s)
             elif s not in gone_down:
                 gone_down.add(s)
-                db.session.add(Down(game_id=game.id, hand_number=number, seat=s))
-                db.session.add(Change(game_id=game.id, via="import", kind="down_set", hand_number=number, seat=s))
-        if used or gone_down:
-            db.session.flush()  # (the buys and downs before their hand: the history keeps the order they were made)
+                burst.downs.append({"game_id": game.id, "hand_number": number, "seat": s})
+                burst.change("down_set", number, s)
         if number < last:
             result = standings(rules, names, regular, replayed) if len(regular) >= len(rules.hands) else None
             due = result is not None and result.decided_by == "replay"
-            saved = _play_back_hand(game, rules, seat, hands[number - 1], PlayedBack(recorded, due, used))
+            hand = _play_back_hand(game, rules, seat, hands[number - 1], PlayedBack(recorded, due, used))
             recorded += 1
-            scores = {names[r.seat]: net_score(r.penalty, r.bonus) for r in saved.hand.results}
-            if not saved.hand.replay:
+            burst.hands.append({"game_id": game.id, "number": hand.number, "out_seat": hand.out_seat,
+                                "cut_bonus": hand.cut_bonus, "replay": hand.replay, "created_at": now()})
+            burst.results += [{"number": hand.number, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus,
+                               "cards": r.cards} for r in hand.results]
+            burst.change("hand_recorded", hand.number, after=_snapshot(hand))
+            scores = {names[r.seat]: net_score(r.penalty, r.bonus) for r in hand.results}
+            if not hand.replay:
                 regular.append(scores)
             elif result is not None and len({scores.get(p, 0) for p in result.winners}) > 1:
                 replayed.append(scores)  # (a replay that leaves the tied players tied again changes nothing)
-    db.session.flush()  # (the buys and downs added; the hands went in with statements)
-    db.session.expire(game, ["hands", "hands_recorded", "current_buys", "buys", "downs"])
     if marks:  # a buy or a down in a hand that was never played
         raise Refusal("not_current_hand", "buys", status=422, hand=min(marks))
+    return burst
 
 
-def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, known: PlayedBack) -> Saved:
+def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, known: PlayedBack) -> Hand:
+    """One hand of an export, checked and scored as live entry would: the hand (not added to the session)."""
     if not isinstance(h, dict):
         raise ValueError(h)
     number = _whole(h["hand"], 1, 1000)
@@ -1189,7 +1238,10 @@ def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, know
             entries[seat[name]] = entry(cards)
         else:
             raise ValueError(cards)
-    return _record(game, number, None if out is None else seat[out], entries, "import", exact_cut, known=known)
+    out_seat = None if out is None else seat[out]
+    results, replay = _checked(game, number, out_seat, entries, exact_cut, known=known)
+    return Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
+                replay=replay, results=results)
 
 
 def cutter_of(game: Game | GameRead, number: int) -> str:
