@@ -561,4 +561,5 @@ def get_group(group_id: str) -> Any:
     if family is not None and family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=family[:40])
     stats = group_services.stats(group, family)
-    return jsonify(group_services.stats_json(stats, group_services.token_hash(token or "") == group.edit_hash))
+    return jsonify(group_services.stats_json(group, stats,
+                                             group_services.token_hash(token or "") == group.edit_hash))

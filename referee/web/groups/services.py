@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Collection
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import selectinload
 
 from ...errors import RefereeError
@@ -236,10 +236,21 @@ class PlayerStats:
         return self.points / self.hands if self.hands else None
 
 
+@dataclass(frozen=True)
+class GameRef:
+    """What a group's statistics keep of a game: plain values, so that the figures can be kept from one request
+    to the next (``stats``) without holding a database session's objects."""
+
+    id: str
+    family: str
+    created_at: datetime | None
+    view_token: str
+    deleted_at: datetime | None
+
+
 @dataclass
 class GameSummary:
-    link: GroupGame
-    game: Game
+    game: GameRef
     names: list[str]  # as the roster spells them, in seat order
     hands: int
     total_hands: int
@@ -251,12 +262,12 @@ class GameSummary:
 
     @property
     def deleted(self) -> bool:
-        return self.link.deleted_at is not None
+        return self.game.deleted_at is not None
 
 
 @dataclass
 class Stats:
-    group: Group
+    group: str  # its id
     family: str | None
     players: list[PlayerStats]
     games: list[GameSummary]  # oldest first
@@ -292,10 +303,33 @@ def _links(group: Group, family: str | None) -> list[GroupGame]:
     return list(db.session.execute(stmt).scalars().all())
 
 
+_KEPT: dict[tuple[str, str | None], tuple[tuple[Any, ...], Stats]] = {}  # (group, family) -> (as of, figures)
+_KEPT_MOST = 256
+_AS_OF = (select(func.count(GroupGame.game_id), func.max(Game.updated_at), func.sum(Game.version),
+                 func.count(GroupGame.deleted_at), func.max(GroupGame.deleted_at))
+          .join(Game, Game.id == GroupGame.game_id).where(GroupGame.group_id == bindparam("group")))
+_ROSTER_AS_OF = select(func.count(Member.id), func.max(Member.id)).where(Member.group_id == bindparam("group"))
+
+
 def stats(group: Group, family: str | None = None) -> Stats:
-    """Every player's figures over the group's games (or those of one family), from the recorded hands."""
+    """Every player's figures over the group's games (or those of one family), from the recorded hands: worked
+    out once for each state of the group (a change to any of its games, or to its roster, is a new state; two
+    short queries tell) and kept, so that the group's page costs the same however many games it has."""
     if family is not None and family not in FAMILIES:
         family = None
+    as_of = (tuple(db.session.execute(_AS_OF, {"group": group.id}).one())
+             + tuple(db.session.execute(_ROSTER_AS_OF, {"group": group.id}).one()))
+    kept = _KEPT.get((group.id, family))
+    if kept is not None and kept[0] == as_of:
+        return kept[1]
+    figures = _stats(group, family)
+    if len(_KEPT) >= _KEPT_MOST:
+        _KEPT.clear()
+    _KEPT[(group.id, family)] = (as_of, figures)
+    return figures
+
+
+def _stats(group: Group, family: str | None) -> Stats:
     spelled = {m.key: m.name for m in group.members}
     players: dict[str, PlayerStats] = {m.name: PlayerStats(m.name) for m in group.members}
     ahead: dict[str, dict[str, int]] = {}
@@ -314,7 +348,8 @@ def stats(group: Group, family: str | None = None) -> Stats:
                   and st.result.decided_by != "replay")
         winners = [name_of[w] for w in st.result.winners] if counts and st.result else []
         places = {name_of[s.player]: s.place for s in st.result.standings} if st.result else {}
-        summary = GameSummary(link, game, names, len(st.hands), len(st.rules.hands), st.finished, counts, winners,
+        ref = GameRef(game.id, game.family, game.created_at, game.view_token, link.deleted_at)
+        summary = GameSummary(ref, names, len(st.hands), len(st.rules.hands), st.finished, counts, winners,
                               places, {name_of[n]: t for n, t in st.totals.items()})
         summaries.append(summary)
         buys = Counter(b.seat for b in game.buys)
@@ -342,7 +377,7 @@ def stats(group: Group, family: str | None = None) -> Stats:
                     if a != b and places.get(a, 0) < places.get(b, 0):
                         ahead.setdefault(a, {})[b] = ahead.setdefault(a, {}).get(b, 0) + 1
     ordered = sorted(players.values(), key=lambda p: (-p.wins, -(p.win_rate or 0), p.average or 0, p.name.casefold()))
-    return Stats(group, family, ordered, summaries, ahead, met)
+    return Stats(group.id, family, ordered, summaries, ahead, met)
 
 
 def player_json(p: PlayerStats) -> dict[str, Any]:
@@ -352,12 +387,12 @@ def player_json(p: PlayerStats) -> dict[str, Any]:
             "best_hand": p.best, "worst_hand": p.worst, "buys": p.buys}
 
 
-def stats_json(s: Stats, can_edit: bool) -> dict[str, Any]:
+def stats_json(group: Group, s: Stats, can_edit: bool) -> dict[str, Any]:
     return {
-        "id": s.group.id,
-        "name": s.group.name,
+        "id": group.id,
+        "name": group.name,
         "family": s.family,
-        "roster": [m.name for m in s.group.members],
+        "roster": [m.name for m in group.members],
         "players": [player_json(p) for p in s.players],
         "games": [{"id": g.game.id, "ruleset": g.game.family, "players": g.names,
                    "created_at": g.game.created_at.isoformat() if g.game.created_at else None,
