@@ -258,3 +258,37 @@ def test_a_write_limit_is_read_as_rates_and_one_that_cannot_be_read_stops_the_st
             rates(wrong)
     with pytest.raises(ValueError, match="'12 a minute' is not a rate"):
         create_app({"DATABASE_URL": "sqlite://", "SECRET_KEY": "x", "RATE_LIMIT_WRITES": "12 a minute"})
+
+
+def _every_write(c) -> dict[str, object]:
+    """A way to make each kind of write, set up with the limit off; each is a function sending one write."""
+    group = c.post("/api/v1/groups", json={"name": "Club"}).json
+    game = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"], "group": group["id"],
+                                         "group_token": group["edit_token"]}).json
+    record(c, game, 1, "Ann", {"Ben": ["K"], "Cy": ["7"]})
+    exported = {"format": 1, "kind": "group", "name": "Imported", "roster": ["Ann"], "games": []}
+    edit = group["edit_token"]
+    return {
+        "group created (API)": lambda: c.post("/api/v1/groups", json={"name": "Another"}),
+        "group created (form)": lambda: c.post("/groups/new", data={"name": "Another"}),
+        "roster name added": lambda: c.post(f"/groups/{edit}/roster", data={"name": "Dee"}),
+        "rematch": lambda: c.post(f"/groups/{edit}/rematch", data={}),
+        "group imported": lambda: c.post("/groups/import", data={"json": json.dumps(exported)}),
+        "a group's new game": lambda: c.post(f"/groups/{edit}/new", data={
+            "family": "liverpool", "names": ["Ann", "Ben", "Cy"], "action": "start"}),
+        "game ended (API)": lambda: c.post(f"/api/v1/games/{game['id']}/end", json={},
+                                           headers=auth(game["edit_token"])),
+        "game ended (form)": lambda: c.post(f"/g/{game['edit_token']}/end", data={}),
+    }
+
+
+@pytest.mark.parametrize("kind", ["group created (API)", "group created (form)", "roster name added", "rematch",
+                                  "group imported", "a group's new game", "game ended (API)", "game ended (form)"])
+def test_every_kind_of_write_is_counted(tmp_path, request, kind):
+    app = make_app(request, tmp_path, "sqlite")
+    c = app.test_client()
+    write = _every_write(c)[kind]
+    app.config.update(RATELIMIT_ENABLED=True, RATE_LIMIT_WRITES="1 per minute")
+    c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]})  # the one write allowed
+    refused = write()
+    assert refused.status_code == 429, (kind, refused.status_code)

@@ -30,16 +30,17 @@ from .errors import Refusal
 WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minute; a club on one address, more
 WRITE_METHODS = ["POST", "PUT", "DELETE"]
 
-_counted_blueprints: set[str] = set()
+_ruling_blueprints: set[str] = set()
 
 
-def writes(target: Any) -> Any:
-    """Posts to ``target``, a view or a whole blueprint, count towards the client's write limit (one shared
-    count for all of them)."""
+def ruling(target: Any) -> Any:
+    """Posts to ``target``, a view or a whole blueprint, ask something and change nothing (the referee's
+    rulings): they do not count towards the write limit. Every other post, put and delete does, whatever route
+    it is to: a new route is counted unless it says it changes nothing."""
     if isinstance(target, Blueprint):
-        _counted_blueprints.add(target.name)
+        _ruling_blueprints.add(target.name)
     else:
-        target.counts_writes = True
+        target.changes_nothing = True
     return target
 
 
@@ -48,9 +49,9 @@ def counted() -> bool:
     rulings, through a form or the API) are not counted, and cost the limit no work."""
     if request.method not in WRITE_METHODS:
         return False
-    if request.blueprint in _counted_blueprints:
-        return True
-    return getattr(current_app.view_functions.get(request.endpoint or ""), "counts_writes", False) is True
+    if request.blueprint in _ruling_blueprints:
+        return False
+    return getattr(current_app.view_functions.get(request.endpoint or ""), "changes_nothing", False) is not True
 
 
 def client() -> str:

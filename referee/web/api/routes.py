@@ -191,6 +191,7 @@ def rulesets() -> Response:
 
 
 @bp.post("/check")
+@public.ruling
 @with_lang
 def check(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -216,6 +217,7 @@ def check(data: dict[str, Any]) -> Response:
 
 
 @bp.post("/layoff")
+@public.ruling
 @with_lang
 def layoff(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -234,6 +236,7 @@ def layoff(data: dict[str, Any]) -> Response:
 
 
 @bp.post("/swap")
+@public.ruling
 @with_lang
 def swap(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -250,6 +253,7 @@ def swap(data: dict[str, Any]) -> Response:
 
 
 @bp.post("/arrange")
+@public.ruling
 @with_lang
 def arrange(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -276,6 +280,7 @@ def arrange(data: dict[str, Any]) -> Response:
 
 
 @bp.post("/penalty")
+@public.ruling
 @with_lang
 def penalty(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -285,6 +290,7 @@ def penalty(data: dict[str, Any]) -> Response:
 
 
 @bp.post("/buy")
+@public.ruling
 @with_lang
 def buy(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
@@ -389,7 +395,6 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
 
 
 @bp.post("/games")
-@public.writes
 @with_lang
 def create_game(data: dict[str, Any]) -> Any:
     if data.get("group") is not None:  # a game of a group: the group's edit token starts it
@@ -437,7 +442,6 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 
 
 @bp.post("/games/<game_id>/hands")
-@public.writes
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
     game, _ = _game_read_for(game_id, write=True)
@@ -456,7 +460,6 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
-@public.writes
 @with_lang
 def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
     game = _game_for(game_id, write=True)
@@ -507,7 +510,6 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
 
 
 @bp.post("/games/<game_id>/buys")
-@public.writes
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)

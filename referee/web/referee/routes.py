@@ -23,6 +23,7 @@ from ...families import FAMILIES, REFEREE, Family, Rules, resolve
 from ...i18n import N_
 from ...melds import analyze
 from .. import options as house
+from .. import public
 from ..errors import Refusal, error_text
 from ..fields import ListField
 from ..i18n import card_text, gettext, lang, message, ngettext, rank_letters
@@ -32,6 +33,7 @@ from ..words import contract_words
 from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, PickerForm, SwapForm, TableForm, as_int
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
+public.ruling(bp)  # its forms ask for rulings: they change nothing
 
 MODES = ("check", "arrange", "layoff", "swap", "buy")
 MODE_TITLES = {

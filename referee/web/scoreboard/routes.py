@@ -61,7 +61,6 @@ from .forms import (
 )
 
 bp = Blueprint("games", __name__)
-public.writes(bp)  # every post that starts, changes, imports or deletes a game counts towards the client's limit
 
 MY_GAMES = "my_games"
 
