@@ -108,6 +108,12 @@ def test_tokens_are_masked_in_log_lines():
     line = '127.0.0.1 - - "GET /g/Abc-_123456789012345678901234/board HTTP/1.1" 200 Authorization: Bearer s3cr3t'
     assert mask(line) == '127.0.0.1 - - "GET /g/***/board HTTP/1.1" 200 Authorization: Bearer ***'
     assert mask('{"edit_token": "abcDEF123_-"}') == '{"edit_token": "***"}'
+    # a group's links too, and the group token a game's creation sends; its pages without a token stay readable
+    assert mask('"GET /groups/Abc-_123456789012345678901234/stats.csv HTTP/1.1" 200') == \
+        '"GET /groups/***/stats.csv HTTP/1.1" 200'
+    assert mask('{"group_token": "abcDEF123_-"}') == '{"group_token": "***"}'
+    assert mask('"POST /groups/new HTTP/1.1" "GET /groups/import?lang=de HTTP/1.1"') == \
+        '"POST /groups/new HTTP/1.1" "GET /groups/import?lang=de HTTP/1.1"'
 
 
 def test_the_request_log_and_the_access_log_hold_no_token(client, caplog):
@@ -121,8 +127,13 @@ def test_the_request_log_and_the_access_log_hold_no_token(client, caplog):
         logger = logging.getLogger(name)
         logger.disabled = False  # (the migrations' logging set-up, run in this process, turned it off)
         logger.info(args[0], *args[1:]) if isinstance(args[1], str) else logger.info(args[0], args[1])
+    group = client.post("/api/v1/groups", json={"name": "Club"}).json
+    logger = logging.getLogger("werkzeug")
+    logger.info('%s - - [%s] "%s" %s %s', "127.0.0.1", "now", f"GET /groups/{group['view_token']} HTTP/1.1", "200",
+                "-")
     text = caplog.text
     assert "/g/***/board" in text and "/g/***/hand" in text and g["edit_token"] not in text
+    assert "/groups/***" in text and group["view_token"] not in text
 
 
 def test_the_503_warning_logs_no_sql_parameters(tmp_path):

@@ -79,13 +79,14 @@ def _limit_headers(resp: Response) -> Response:
     return resp
 
 
-_LINK = re.compile(r"(/g/)[^/?#\s\"']+")
+# a game's link (/g/<token>) and a group's (/groups/<token>; not /groups/new or /groups/import)
+_LINK = re.compile(r"(/g/|/groups/)(?!(?:new|import)(?:[/?#\s\"']|$))[^/?#\s\"']+")
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"']+")
-_TOKEN_FIELD = re.compile(r"((?:edit|view)_token[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9_-]+")
+_TOKEN_FIELD = re.compile(r"((?:edit|view|group)_token[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9_-]+")
 
 
 def mask(text: str) -> str:
-    """``text`` with every game link's token, bearer token and token field replaced by ``***``."""
+    """``text`` with every game's and group's link token, bearer token and token field replaced by ``***``."""
     return _TOKEN_FIELD.sub(r"\1***", _BEARER.sub(r"\1***", _LINK.sub(r"\1***", text)))
 
 
