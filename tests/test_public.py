@@ -303,3 +303,20 @@ def test_every_kind_of_write_is_counted(tmp_path, request, kind):
     c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]})  # the one write allowed
     refused = write()
     assert refused.status_code == 429, (kind, refused.status_code)
+
+
+def test_sqlite_commits_reach_the_disk_before_a_save_is_answered(tmp_path, request):
+    """synchronous=FULL on the games' database (a power cut loses no acknowledged save); the write limit's own
+    file keeps NORMAL (its counts may be forgotten)."""
+    from referee.web import ratelimit
+    from referee.web.models import db
+
+    app = make_app(request, tmp_path, "sqlite")
+    app.config.update(RATELIMIT_ENABLED=True)
+    with app.app_context():
+        with db.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        limits = ratelimit.counts_engine()
+        assert limits is not db.engine and limits.dialect.name == "sqlite"
+        with limits.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL

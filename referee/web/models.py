@@ -277,13 +277,17 @@ def each_statement_commits(dbapi_connection: Any) -> Iterator[None]:
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
     """SQLite: write-ahead log (readers never wait for a writer) and foreign keys. The busy timeout, so that
-    two phones saving at once queue up instead of failing, is the driver's ``timeout`` (``SQLITE_TIMEOUT``)."""
+    two phones saving at once queue up instead of failing, is the driver's ``timeout`` (``SQLITE_TIMEOUT``).
+    ``synchronous=FULL``: a commit is on the disk before the save is answered, so a power cut loses no hand a
+    phone was told is saved (``NORMAL`` synced only at checkpoints: 240 saves made 7 syncs). Measured side by
+    side at 300 tables it moved the save's median from 5.2 to 7.1 ms, its p99 not at all (docs/bench.md). The
+    write limit's own file turns it back to ``NORMAL`` (``ratelimit``): its counts may be forgotten."""
     if not is_sqlite(dbapi_connection):
         return
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
 
 

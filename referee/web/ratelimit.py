@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Engine, bindparam, case, create_engine, delete
+from sqlalchemy import Engine, bindparam, case, create_engine, delete, event
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .driver import driver_writes
@@ -105,6 +105,8 @@ def counts_engine() -> Engine:
             if path is not None:
                 timeout = app.config.get("SQLITE_TIMEOUT", 5.0)
                 engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": timeout}, hide_parameters=True)
+                # counts a crash may forget (never a game): no sync at each commit
+                event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA synchronous=NORMAL"))
                 COUNTS.create(engine, checkfirst=True)
                 # two phones of a table saving at once count on the same rows: they take turns as game writes do
                 app.extensions["rate_counts_queue"] = WriteQueue(lock_path(f"sqlite:///{path}"), timeout)
