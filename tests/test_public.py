@@ -320,3 +320,28 @@ def test_sqlite_commits_reach_the_disk_before_a_save_is_answered(tmp_path, reque
         assert limits is not db.engine and limits.dialect.name == "sqlite"
         with limits.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+
+
+# ------------------------------------------------------------------------------------ inputs that gave a 500
+def test_hostile_names_tokens_numbers_and_nesting_answer_4xx(app):
+    """A lone surrogate in a group's name, a NUL in a group's or a roster's name or in a token (PostgreSQL
+    refuses NUL in text), a hand number of 31 digits, JSON nested thousands deep in a group's import."""
+    app.config.update(PROPAGATE_EXCEPTIONS=False)
+    c = app.test_client()
+    r = c.post("/api/v1/groups", data='{"name": "a\\ud800b"}', content_type="application/json")
+    assert r.status_code == 201 and r.json["id"]
+    assert c.get(f"/api/v1/groups/{r.json['id']}", headers={"Authorization": f"Bearer {r.json['view_token']}"}
+                 ).json["name"] == "ab"
+    g = c.post("/api/v1/groups", json={"name": "a\x00b"}).json
+    assert c.get(f"/api/v1/groups/{g['id']}", headers={"Authorization": f"Bearer {g['view_token']}"}).json["name"] == "ab"
+    assert c.post(f"/groups/{g['edit_token']}/roster", data={"name": "D\x00ee"}).status_code == 302
+    assert "Dee" in c.get(f"/groups/{g['edit_token']}").get_data(as_text=True)
+    assert c.get("/groups/abc%00def").status_code == 404
+    assert c.get(f"/api/v1/groups/{g['id']}", headers={"Authorization": "Bearer a\x00b"}).status_code in (401, 403, 404)
+    game = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]}).json
+    r = c.post(f"/api/v1/games/{game['id']}/hands", headers=auth(game["edit_token"]), content_type="application/json",
+               data='{"hand": 1000000000000000000000000000000, "out": "A", "leftovers": {"B": 5, "C": 5}}')
+    assert r.status_code == 400 and r.json["error"]["field"] == "hand"
+    nested = "[" * 5000 + "]" * 5000
+    assert c.post("/groups/import", data={"json": nested}).status_code == 400
+    assert c.post("/import", data={"json": nested}).status_code == 400

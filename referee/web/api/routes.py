@@ -88,7 +88,12 @@ def int_field(data: dict[str, Any], name: str, required: bool = True) -> int | N
         return None
     if not isinstance(value, int) or isinstance(value, bool):
         raise Refusal("wrong_type", name, expected=N_("a whole number"))
+    if not -WHOLE_MOST <= value <= WHOLE_MOST:  # (a hand, a seat, a total: nothing in a game comes near)
+        raise Refusal("wrong_type", name, expected=N_("a whole number of at most 9 digits"))
     return value
+
+
+WHOLE_MOST = 10**9 - 1
 
 
 def bool_field(data: dict[str, Any], name: str, default: bool) -> bool:

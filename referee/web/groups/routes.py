@@ -19,8 +19,8 @@ from wtforms.fields.choices import SelectChoice
 
 from ...errors import RefereeError
 from ...families import FAMILIES, SETUP, preview
+from .. import jsonio, public
 from .. import options as house
-from .. import public
 from ..errors import error_text, status_of
 from ..i18n import format_day, gettext
 from ..models import Game, Group
@@ -273,7 +273,7 @@ def import_group() -> Any:
     try:
         if len(text) > IMPORT_LIMIT:
             raise ValueError("too large")
-        group, edit = services.import_data(json.loads(text))
+        group, edit = services.import_data(jsonio.loads(text))  # (nesting bounded, as every body's)
     except RefereeError as e:  # before ValueError, which it is too
         return render_template("groups/import.html", form=form, error=error_text(e.code, e.params)), status_of(e)
     except ValueError:

@@ -42,7 +42,9 @@ new_token = games.new_token
 
 # ------------------------------------------------------------------------------------------------ names
 def clean(name: Any) -> str:
-    return " ".join(name.split()) if isinstance(name, str) else ""
+    """A group's or a roster's name as kept: spaces made one, and no control characters (a NUL) or halves of a
+    character (a lone surrogate), which no database or page can hold (as players' names: ``games._printable``)."""
+    return " ".join(games._printable(name).split()) if isinstance(name, str) else ""
 
 
 def name_key(name: str) -> str:
@@ -67,7 +69,7 @@ def create_group(name: Any) -> tuple[Group, str]:
 
 def find(token: str) -> tuple[Group, bool] | None:
     """The group a link opens, and whether the link may change it."""
-    if not isinstance(token, str) or not token or len(token) > 64:
+    if not isinstance(token, str) or not games.TOKEN.fullmatch(token):  # (a NUL, a slash: opens nothing)
         return None
     digest = token_hash(token)
     group = db.session.execute(select(Group).where(
@@ -79,7 +81,7 @@ def find(token: str) -> tuple[Group, bool] | None:
 
 def find_many(tokens: list[str]) -> list[tuple[str, Group, bool]]:
     """The groups a list of remembered links opens, in one query."""
-    tokens = [t for t in tokens if isinstance(t, str) and 0 < len(t) <= 64]
+    tokens = [t for t in tokens if isinstance(t, str) and games.TOKEN.fullmatch(t)]
     if not tokens:
         return []
     digests = {token_hash(t): t for t in tokens}
