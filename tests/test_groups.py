@@ -125,8 +125,13 @@ class TestLinks:
         client.get(f"/groups/{group['edit_token']}")  # this device opened the group's edit link
         html = client.get(f"/g/{first['edit_token']}").get_data(as_text=True)
         assert f"/groups/{group['edit_token']}" in html and "Rematch" in html
-        fresh = client.application.test_client()  # a phone that only has the game's link
-        html = fresh.get(f"/g/{first['edit_token']}").get_data(as_text=True)
+        fresh = client.application.test_client()  # a phone that only has the game's link: nothing of the group
+        for link in (first["edit_token"], first["view_token"]):
+            html = fresh.get(f"/g/{link}").get_data(as_text=True)
+            assert "/groups/" not in html and group["view_token"] not in html and "Rematch" not in html
+        viewer = client.application.test_client()  # a phone that opened the group's view link: that link
+        viewer.get(f"/groups/{group['view_token']}")
+        html = viewer.get(f"/g/{first['view_token']}").get_data(as_text=True)
         assert f"/groups/{group['view_token']}" in html and group["edit_token"] not in html and "Rematch" not in html
         assert "Rematch" not in client.get(f"/g/{second['edit_token']}").get_data(as_text=True)  # not finished
 

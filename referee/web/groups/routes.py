@@ -285,13 +285,19 @@ def import_group() -> Any:
 # ------------------------------------------------------------------------------------------ the game screen's link
 @bp.app_template_global()
 def group_link(game: Game) -> dict[str, Any] | None:
-    """The group a game belongs to, opened with the edit link if this device holds it, else the view link."""
+    """The group a game belongs to, opened with a link to the group this device already holds (its edit link
+    first), else none: a game's link never leads to its group's, which lists every game's view link and the
+    group's figures (docs/decisions.md, "A game's link does not open its group")."""
     group = services.group_of_game(game)
     if group is None:
         return None
-    token = next((t for t, g, can_edit in services.find_many(remembered()) if g.id == group.id and can_edit), None)
-    return {"name": group.name, "url": url_for("groups.show", token=token or group.view_token),
-            "rematch": url_for("groups.rematch", token=token) if token else None, "game": game.id}
+    held = sorted(((can_edit, t) for t, g, can_edit in services.find_many(remembered()) if g.id == group.id),
+                  reverse=True)
+    if not held:
+        return None
+    can_edit, token = held[0]
+    return {"name": group.name, "url": url_for("groups.show", token=token),
+            "rematch": url_for("groups.rematch", token=token) if can_edit else None, "game": game.id}
 
 
 # ------------------------------------------------------------------------------------------ the charts
