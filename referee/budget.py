@@ -36,16 +36,21 @@ class OutOfBudget(Exception):
 
 class Budget:
     def __init__(self, steps: int | None = None, cpu_seconds: float | None = CPU_SECONDS,
-                 clock: Callable[[], float] = time.thread_time) -> None:
+                 clock: Callable[[], float] = time.thread_time, from_first_step: bool = False) -> None:
+        """``from_first_step``: the CPU time counts from the first step spent, not from now (a request's budget:
+        its searches share the time, whatever the framework spent before the first of them)."""
         self.left = STEPS if steps is None else steps
         self.clock = clock
-        self.deadline = None if cpu_seconds is None else clock() + cpu_seconds
+        self.cpu_seconds = cpu_seconds
+        self.deadline = None if cpu_seconds is None or from_first_step else clock() + cpu_seconds
         self._until_check = CHECK_EVERY
 
         self.spent = False  # it ran out: a search was cut short
         self.charged = 0  # steps spent in all (tests and the benchmark read it)
 
     def spend(self, steps: int = 1) -> None:
+        if self.deadline is None and self.cpu_seconds is not None:
+            self.deadline = self.clock() + self.cpu_seconds  # (a request's budget: from its first step)
         self.left -= steps
         if self.left < 0:
             self.spent = True

@@ -502,3 +502,50 @@ class TestFirstGame:
                 "family": "liverpool", "shown_family": "liverpool", "start": "1"})
             assert r.status_code == 422 and words in r.get_data(as_text=True), lang
         assert group_state(client, g)["games"] == []
+
+
+class TestDoubleTaps:
+    def test_two_rematch_taps_make_one_game(self, client, evening):
+        group, first, _ = evening
+        before = len(group_state(client, group)["games"])
+        one = client.post(f"/groups/{group['edit_token']}/rematch", data={"game": first["id"]})
+        two = client.post(f"/groups/{group['edit_token']}/rematch", data={"game": first["id"]})
+        assert one.status_code == two.status_code == 302 and one.location == two.location  # the same game
+        assert len(group_state(client, group)["games"]) == before + 1
+
+    def test_two_taps_on_a_groups_new_game_make_one_game(self, client, evening):
+        group, *_ = evening
+        before = len(group_state(client, group)["games"])
+        for _ in range(2):
+            r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Zed", "Cy"],
+                                                     "group": group["id"], "group_token": group["edit_token"]})
+            assert r.status_code == 201
+        assert len(group_state(client, group)["games"]) == before + 1
+        assert group_state(client, group)["roster"].count("Zed") == 1
+
+    def test_starts_at_once_with_the_same_new_name_make_one_game_and_no_orphan(self, app, client):
+        import threading
+
+        group = make_group(client)
+        answers: list[int] = []
+
+        def start_one() -> None:
+            c = app.test_client()
+            answers.append(c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["New", "Ann", "Ben"],
+                                                         "group": group["id"],
+                                                         "group_token": group["edit_token"]}).status_code)
+
+        threads = [threading.Thread(target=start_one) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert answers == [201] * 4
+        state = group_state(client, group)
+        assert len(state["games"]) == 1 and state["roster"].count("New") == 1
+        from referee.web.models import Game, GroupGame, db
+
+        with app.app_context():
+            games = db.session.execute(db.select(Game.id)).scalars().all()
+            linked = set(db.session.execute(db.select(GroupGame.game_id)).scalars().all())
+            assert set(games) <= linked  # no game outside its group

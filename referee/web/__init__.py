@@ -189,7 +189,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def _budget() -> None:
-        g.work = work.Budget()
+        g.work = work.Budget(from_first_step=True)  # (the searches' time, not the framework's)
 
     @app.after_request
     def _headers(resp):  # type: ignore[no-untyped-def]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Collection
 
+from flask import current_app
 from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import selectinload
 
@@ -163,13 +164,50 @@ def start_game(group: Group, group_edit_token: str, family: Any, variants: Any, 
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     cleaned = games.clean_names(names, family)
-    spelled, new = canonical(group, cleaned)
-    game, _ = games.create_game(family, variants, options, spelled, first_dealer, via=via)
+    # one start at a time in a group (its row locked on PostgreSQL; the turn to write on SQLite), so that two
+    # taps, or two phones starting the same game, make one game and never an orphan
+    with current_app.extensions["write_queue"]:
+        if db.engine.dialect.name == "postgresql":
+            db.session.execute(select(Group.id).where(Group.id == group.id).with_for_update())
+        db.session.expire(group, ["members"])
+        spelled, new = canonical(group, cleaned)
+        same = _just_started(group, family, variants, options, spelled, first_dealer)
+        if same is not None:  # the same game started a moment ago, and not played yet: that one
+            db.session.rollback()
+            return same, game_token(group_edit_token, same.id)
+        return _started(group, group_edit_token, family, variants, options, spelled, new, first_dealer, via)
+
+
+DOUBLE_TAP_S = 60  # the same game started again within this long, before a hand is played: the same start
+
+
+def _just_started(group: Group, family: str, variants: Any, options: Any, names: list[str],
+                  first_dealer: Any) -> Game | None:
+    """The group's newest game, if it is this very game (rules, players in their seats, first dealer), started
+    within ``DOUBLE_TAP_S`` and with no hand recorded: a second tap on the same button."""
+    newest = db.session.execute(
+        select(Game).join(GroupGame, GroupGame.game_id == Game.id)
+        .where(GroupGame.group_id == group.id, GroupGame.deleted_at.is_(None))
+        .order_by(Game.created_at.desc(), Game.id.desc()).limit(1)).unique().scalar_one_or_none()
+    if newest is None or newest.hands_recorded or newest.created_at is None:
+        return None
+    made = newest.created_at if newest.created_at.tzinfo else newest.created_at.replace(tzinfo=timezone.utc)
+    if (datetime.now(timezone.utc) - made).total_seconds() > DOUBLE_TAP_S:
+        return None
+    same = (newest.family == family and list(newest.variants) == list(variants or [])
+            and dict(newest.options) == dict(options or {}) and [p.name for p in newest.players] == names
+            and newest.first_dealer == first_dealer)
+    return newest if same else None
+
+
+def _started(group: Group, group_edit_token: str, family: str, variants: Any, options: Any, spelled: list[str],
+             new: list[Member], first_dealer: Any, via: str) -> tuple[Game, str]:
+    game, _ = games._new_game(family, variants, options, spelled, first_dealer, via)  # (not committed alone)
     edit = game_token(group_edit_token, game.id)
     game.edit_hash = token_hash(edit)
     group.members.extend(new)
     db.session.add(GroupGame(game_id=game.id, group_id=group.id))
-    db.session.commit()
+    db.session.commit()  # the game, its place in the group and its new names together, or none of them
     return game, edit
 
 
