@@ -345,3 +345,17 @@ def test_hostile_names_tokens_numbers_and_nesting_answer_4xx(app):
     nested = "[" * 5000 + "]" * 5000
     assert c.post("/groups/import", data={"json": nested}).status_code == 400
     assert c.post("/import", data={"json": nested}).status_code == 400
+
+
+def test_a_host_header_no_link_can_hold_is_a_400_not_a_500(served):
+    """A Host label of 70 letters failed the IDNA encoding of every link the page makes, and the error page's
+    own: a 500 with no body. It is refused before the app sees it; a normal host and a port are served."""
+    for path in ("/", "/rules", "/g/abc", "/api/v1/games/x"):
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        conn.request("GET", path, headers={"Host": "a" * 70 + ".example.org"})
+        resp = conn.getresponse()
+        assert resp.status == 400 and b"Host" in resp.read(), path
+    for host in (f"127.0.0.1:{served.port}", "rummy.example.org", "[::1]:8000", "my-laptop.local."):
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        conn.request("GET", "/healthz", headers={"Host": host})
+        assert conn.getresponse().status == 200, host

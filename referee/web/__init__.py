@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,26 @@ def warm(app: Flask) -> None:
             search_index(code)  # the rules search's index, built once a process (100 ms a language)
 
 
+# A Host header the app can put in a link: a name of labels of at most 63 letters, digits and hyphens (or an IPv4
+# or a bracketed IPv6 address), an optional port. Anything else (a label of 70 letters failed the IDNA encoding
+# of every link, and the error page with it: a 500 with no body) is answered 400 before the app sees it.
+_HOST = re.compile(r"(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+                   r"[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
+
+
+def _sane_host(wsgi_app: Any) -> Any:
+    def checked(environ: dict[str, Any], start_response: Any) -> Any:
+        host = environ.get("HTTP_HOST")
+        if host is not None and (len(host) > 260 or not _HOST.fullmatch(host)):
+            body = b"Bad Request: the Host header is not a host name.\n"
+            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
+                                               ("Content-Length", str(len(body)))])
+            return [body]
+        return wsgi_app(environ, start_response)
+
+    return checked
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -173,6 +194,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)
 
     unchanged.install(app)  # (inside the proxy fix below: it sees the scheme the proxy was asked in)
+    app.wsgi_app = _sane_host(app.wsgi_app)  # type: ignore[method-assign]
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
         from werkzeug.middleware.proxy_fix import ProxyFix
 
