@@ -120,17 +120,23 @@ def add_member(group: Group, name: Any) -> Member:
     return member
 
 
+def roster_name(name: Any) -> str:
+    """A name for the roster as kept (``clean``), or the refusal that says what is wrong with it."""
+    text = clean(name)
+    if not text:
+        raise Refusal("empty_name", "name")
+    if len(text) > 40:
+        raise Refusal("long_name", "name", maximum=40)
+    return text
+
+
 def add_members(group: Group, names: list[Any]) -> list[Member]:
     """Add names to the roster in one pass (each name already there, in any case, is that person); the caller
     commits. A roster of thousands costs its size: one look-up a name, one commit for all."""
     known = {m.key: m for m in group.members}
     out = []
     for name in names:
-        text = clean(name)
-        if not text:
-            raise Refusal("empty_name", "name")
-        if len(text) > 40:
-            raise Refusal("long_name", "name", maximum=40)
+        text = roster_name(name)
         key = name_key(text)
         member = known.get(key)
         if member is None:
@@ -534,11 +540,7 @@ def _import_roster(group: Group, roster: list[str]) -> None:
     """A new group's roster in one statement and one commit (a name twice, in any case, is one person)."""
     rows: dict[str, dict[str, str]] = {}
     for name in roster:
-        text = clean(name)
-        if not text:
-            raise Refusal("empty_name", "name")
-        if len(text) > 40:
-            raise Refusal("long_name", "name", maximum=40)
+        text = roster_name(name)
         rows.setdefault(name_key(text), {"group_id": group.id, "name": text, "key": name_key(text)})
     if rows:
         db.session.execute(insert(Member.__table__), list(rows.values()))
