@@ -81,7 +81,7 @@ def show(token: str) -> BaseResponse:
     pairs = st.pairs({p.name for p in shown})
     axis = chart_axis(st)
     if len(pairs) > SHOWN_PAIRS:
-        most = sorted(pairs, key=lambda pair: -st.met[tuple(sorted(pair[:2]))])[:SHOWN_PAIRS]  # type: ignore[index]
+        most = sorted(pairs, key=lambda pair: -st.times_met(pair[0], pair[1]))[:SHOWN_PAIRS]
         pairs = [pair for pair in pairs if pair in most]
     resp = make_response(render_template(
         "groups/group.html", group=group, can_edit=can_edit, token=token, st=st, families=FAMILIES,

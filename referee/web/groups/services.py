@@ -320,6 +320,10 @@ class Stats:
     ahead: dict[str, dict[str, int]]  # ahead[a][b]: games a finished ahead of b
     met: Counter[tuple[str, str]] = field(default_factory=Counter)  # (a, b) -> counted games they shared
 
+    def times_met(self, a: str, b: str) -> int:
+        """How many counted games ``a`` and ``b`` shared."""
+        return self.met[(a, b) if a < b else (b, a)]
+
     def pairs(self, among: Collection[str] | None = None) -> list[tuple[str, str, int, int]]:
         """Every pair that met in a counted game (of ``among`` only, if given): (a, b, times a was ahead, times b
         was ahead), in the players' order. Only pairs that met are looked at: a group of many people who never

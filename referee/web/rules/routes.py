@@ -325,6 +325,7 @@ def search() -> str:
                             "snippet": _marked(h.snippet), "lead": h.lead,
                             "url": rule_url(h.doc.family, h.doc.anchor, **({} if language == reader else
                                                                             {"lang": language})),
+                            "code": language,
                             "language": None if language == reader else names.get(language, language)})
     return render_template("rules/search.html", q=q, results=results, elsewhere=elsewhere)
 

@@ -689,11 +689,10 @@ def _checked(game: Game | GameRead, number: int, out_seat: int | None, entries: 
 
 def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
             exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
-            request_id: str | None = None, known: PlayedBack | None = None) -> Saved:
+            request_id: str | None = None) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
-    version) and add it; with the totals it leaves if asked for. ``known``: what an import knows of the game
-    (else it is read)."""
-    results, replay = _checked(game, number, out_seat, entries, exact_cut, scored, known)
+    version) and add it; with the totals it leaves if asked for."""
+    results, replay = _checked(game, number, out_seat, entries, exact_cut, scored)
     # Written with statements on the tables, not through the session's unit of work: this runs while every
     # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
     # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
