@@ -5,6 +5,7 @@ page never opened on the phone, asked for without a connection, is the app's own
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -80,6 +81,10 @@ def test_how_old_the_board_is_counts_on_with_the_clock(browser, served):
     note = page.locator("#board-stale")
     expect(note).to_be_hidden()
     ctx.set_offline(True)
+    for _ in range(50):  # (the page hears it is offline a moment later: the clock runs on only after that)
+        if page.evaluate("() => navigator.onLine") is False:
+            break
+        time.sleep(0.1)
     page.clock.run_for(40_000)
     expect(note).to_contain_text("sem conexão")
     expect(note).to_contain_text(re.compile(r"há 4\d segundos"))  # (40 and the poll's few seconds before)
