@@ -132,6 +132,48 @@ def test_an_import_of_many_replayed_hands_costs_its_size(client, monkeypatch):
     assert len(got["hands"]) == n
 
 
+def test_an_import_writes_its_rows_in_a_few_statements_in_its_turn(app, client, monkeypatch):
+    """An import's rows go in one burst while every other table's save waits its turn (SQLite): a statement a
+    table, not one a hand (an INSERT returning each hand's id in order ran as 400 statements)."""
+    import json
+
+    from sqlalchemy import event
+
+    from referee.web.models import db
+    from referee.web.writequeue import WriteQueue
+
+    with app.app_context():
+        engine = db.engine
+    seen: list[tuple[str, bool]] = []  # each statement, and whether it was sent in the turn to write
+    depth = {"n": 0}
+    enter, leave = WriteQueue.__enter__, WriteQueue.__exit__
+
+    def entering(self):
+        depth["n"] += 1
+        return enter(self)
+
+    def leaving(self, *exc):
+        depth["n"] -= 1
+        return leave(self, *exc)
+
+    monkeypatch.setattr(WriteQueue, "__enter__", entering)
+    monkeypatch.setattr(WriteQueue, "__exit__", leaving)
+
+    def listen(conn, cursor, statement, parameters, context, executemany):
+        seen.append((statement, depth["n"] > 0))
+
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        r = client.post("/import", data={"json": json.dumps(tied_game(400))})
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    assert r.status_code == 302, r.get_data(as_text=True)[:300]
+    in_turn = [sql for sql, held in seen if held]
+    assert any(sql.startswith("INSERT INTO hands") for sql in in_turn)
+    assert len(in_turn) <= 12, len(in_turn)  # the game, its players, its hands, results, changes and reads
+    assert len(seen) <= 20, len(seen)
+
+
 # ------------------------------------------------------------------ a group page draws a bounded page
 def test_a_big_groups_page_is_bounded_and_says_so(client):
     import re

@@ -591,7 +591,7 @@ def current_hand(game: Game | GameRead, rules: Rules) -> int | None:
     return number if number <= len(rules.hands) and game.ended_at is None else None
 
 
-def _snapshot(hand: Hand) -> dict[str, Any]:
+def _snapshot(hand: Hand | _PlayedHand) -> dict[str, Any]:
     return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
             "results": [{"seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
                         for r in hand.results]}
@@ -1147,8 +1147,11 @@ class _Burst:
         """A statement a table, each row in order (the changes' ids follow the order they were made in); the
         results go with the ids the hands' rows were given."""
         if self.hands:
-            ids = {number: hand_id for hand_id, number in db.session.execute(
-                insert(HANDS).returning(HANDS.c.id, HANDS.c.number, sort_by_parameter_order=True), self.hands)}
+            # (one INSERT for every hand, then their ids read back at once: an INSERT that returns each row's id
+            # in the order given runs as one statement a row on SQLite, and this holds every table's turn to write)
+            db.session.execute(insert(HANDS), self.hands)
+            ids = {number: hand_id for number, hand_id in db.session.execute(
+                select(HANDS.c.number, HANDS.c.id).where(HANDS.c.game_id == self.game))}
             db.session.execute(insert(RESULTS), [{**r, "hand_id": ids[r.pop("number")]} for r in self.results])
         for table, rows in ((Buy.__table__, self.buys), (Down.__table__, self.downs), (Change.__table__, self.changes)):
             if rows:
@@ -1218,7 +1221,7 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
     return burst
 
 
-def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, known: PlayedBack) -> Hand:
+def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, known: PlayedBack) -> _PlayedHand:
     """One hand of an export, checked and scored as live entry would: the hand (not added to the session)."""
     if not isinstance(h, dict):
         raise ValueError(h)
@@ -1239,8 +1242,19 @@ def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, know
             raise ValueError(cards)
     out_seat = None if out is None else seat[out]
     results, replay = _checked(game, number, out_seat, entries, exact_cut, known=known)
-    return Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
-                replay=replay, results=results)
+    return _PlayedHand(number, out_seat, max(r.bonus for r in results), replay, results)
+
+
+@dataclass(frozen=True)
+class _PlayedHand:
+    """A hand as an import plays it back: what its rows will hold (a plain record: a mapped ``Hand`` made and
+    dropped for each of hundreds of hands was a third of an import's CPU)."""
+
+    number: int
+    out_seat: int | None
+    cut_bonus: int
+    replay: bool
+    results: list[Result]
 
 
 def cutter_of(game: Game | GameRead, number: int) -> str:
