@@ -305,6 +305,45 @@ def test_every_kind_of_write_is_counted(tmp_path, request, kind):
     assert refused.status_code == 429, (kind, refused.status_code)
 
 
+def test_every_write_takes_its_turn_on_sqlite(tmp_path, request):
+    """On SQLite every statement that changes a row, whatever the route, runs in the turn to write (one writer
+    at a time, in the order they came), and the turn is given back when the request ends."""
+    import re
+
+    from sqlalchemy import event
+
+    from referee.web.models import db
+
+    app = make_app(request, tmp_path, "sqlite")
+    c = app.test_client()
+    queue = app.extensions["write_queue"]
+    writes = _every_write(c)
+    game = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]}).json
+    outside: list[str] = []
+    seen: list[str] = []
+
+    def listen(conn, cursor, statement, parameters, context, executemany):
+        if re.match(r"\s*(INSERT|UPDATE|DELETE)", statement):
+            seen.append(statement)
+            if not getattr(queue._depth, "n", 0):
+                outside.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        for kind, write in writes.items():
+            assert write().status_code < 500, kind
+            assert not getattr(queue._depth, "n", 0), kind  # given back
+        c.post(f"/api/v1/games/{game['id']}/buys", json={"hand": 1, "player": "B"}, headers=auth(game["edit_token"]))
+        record(c, game, 1, "A", {"B": ["K"], "C": ["7"]})
+        c.post(f"/g/{game['edit_token']}/undo", data={})
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    assert len(seen) > 10
+    assert outside == []
+
+
 def test_sqlite_commits_reach_the_disk_before_a_save_is_answered(tmp_path, request):
     """synchronous=FULL on the games' database (a power cut loses no acknowledged save); the write limit's own
     file keeps NORMAL (its counts may be forgotten)."""

@@ -174,11 +174,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .errors import handlers
     from .models import db
     from .scoreboard import unchanged
-    from .writequeue import WriteQueue, lock_path
+    from .writequeue import WriteQueue, every_write_in_turn, lock_path
 
     db.init_app(app)
     app.extensions["write_queue"] = WriteQueue(lock_path(app.config["SQLALCHEMY_DATABASE_URI"]),
                                                timeout=app.config.get("SQLITE_TIMEOUT", 5.0))
+    if app.extensions["write_queue"].path is not None:  # (SQLite in a file: every write takes its turn)
+        with app.app_context():
+            every_write_in_turn(app, db.engine, db.session)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)

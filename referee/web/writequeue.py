@@ -10,17 +10,26 @@ turns on an advisory lock on a file beside the database, checked every half mill
 within the database's busy timeout fails as a locked database does (503, nothing written).
 
 PostgreSQL locks rows, and needs none of this (its queue is a no-op).
+
+Every write of a request takes its turn (``every_write_in_turn``): a statement that changes a row takes the turn
+if its thread does not hold it already, and the turn is given back when the transaction ends. A new route
+cannot forget it. A write that must read under the turn (a game's version, a group's names) takes it first,
+explicitly, with ``with queue:``; the turn is re-entrant.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
-from sqlalchemy.engine import make_url
+from flask import Flask, has_request_context
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import OperationalError
 
 try:
@@ -106,3 +115,40 @@ class WriteQueue:
 def _locked() -> OperationalError:
     """What a write that never got its turn raises: the error a locked SQLite database gives (answered 503)."""
     return OperationalError("(waiting for the turn to write)", None, Exception("database is locked"))
+
+
+_CHANGES = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
+
+
+def every_write_in_turn(app: Flask, engine: Engine, session: Any) -> None:
+    """A request's first statement that changes a row takes the turn to write (``app.extensions["write_queue"]``)
+    unless its thread holds it already; the turn is given back once the session's transaction has ended
+    (committed or rolled back), or, at the latest, when the request ends. SQLite's driver opens a transaction
+    at that same statement, not at the reads before it, so the whole of the write is in the turn."""
+    held = threading.local()
+
+    def release() -> None:
+        queue = getattr(held, "queue", None)
+        if queue is not None:
+            held.queue = None
+            queue.__exit__(None, None, None)
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _take(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool) -> None:
+        if getattr(held, "queue", None) is None and has_request_context() and _CHANGES.match(statement):
+            queue = app.extensions["write_queue"]
+            queue.__enter__()
+            held.queue = queue
+
+    @event.listens_for(session, "after_transaction_end")
+    def _ended(sess: Any, transaction: Any) -> None:
+        if transaction.parent is None:
+            release()
+
+    @app.teardown_request
+    def _request_ended(exc: BaseException | None) -> None:
+        if getattr(held, "queue", None) is not None:  # a transaction left open: ended here, not later
+            try:
+                session.rollback()
+            finally:
+                release()
