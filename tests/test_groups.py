@@ -523,6 +523,66 @@ class TestDoubleTaps:
         assert len(group_state(client, group)["games"]) == before + 1
         assert group_state(client, group)["roster"].count("Zed") == 1
 
+    @staticmethod
+    def _new_group_form(c) -> dict:
+        """The new group form as a browser holds it: its form token and the tap's own field."""
+        import re
+
+        html = c.get("/groups/new").get_data(as_text=True)
+        fields = dict(re.findall(r'name="(csrf_token|once)" type="hidden" value="([^"]+)"', html))
+        assert set(fields) == {"csrf_token", "once"}, html[:2000]
+        return fields
+
+    def test_two_taps_on_the_new_group_form_make_one_group(self, app):
+        from referee.web.models import Group, db
+
+        app.config.update(WTF_CSRF_ENABLED=True)
+        c = app.test_client()
+        form = self._new_group_form(c)
+        one = c.post("/groups/new", data={**form, "name": "Thursday"})
+        two = c.post("/groups/new", data={**form, "name": "Thursday"})
+        assert one.status_code == two.status_code == 302 and one.location == two.location
+        again = self._new_group_form(c)  # a new form: a new group, even of the same name
+        three = c.post("/groups/new", data={**again, "name": "Thursday"})
+        assert three.status_code == 302 and three.location != one.location
+        edited = c.post("/groups/new", data={**form, "name": "Friday"})  # the old form, another name: its own
+        assert edited.status_code == 302 and edited.location not in (one.location, three.location)
+        other = app.test_client()  # another browser that learnt the form's field makes its own group
+        theirs = other.post("/groups/new", data={**self._new_group_form(other), "once": form["once"],
+                                                 "name": "Thursday"})
+        assert theirs.status_code == 302 and theirs.location not in (one.location, three.location)
+        with app.app_context():
+            assert sorted(db.session.execute(db.select(Group.name)).scalars()) == [
+                "Friday", "Thursday", "Thursday", "Thursday"]
+
+    def test_taps_at_once_on_the_new_group_form_make_one_group(self, app):
+        import threading
+
+        from referee.web.models import Group, db
+
+        app.config.update(WTF_CSRF_ENABLED=True)
+        c = app.test_client()
+        form = self._new_group_form(c)
+        cookie = c.get_cookie("session")
+        assert cookie is not None
+        answers: list[tuple[int, str]] = []
+
+        def tap() -> None:
+            t = app.test_client()
+            t.set_cookie("session", cookie.value)
+            r = t.post("/groups/new", data={**form, "name": "Thursday"})
+            answers.append((r.status_code, r.location))
+
+        threads = [threading.Thread(target=tap) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert len(answers) == 4 and {code for code, _ in answers} == {302}
+        assert len({where for _, where in answers}) == 1, answers
+        with app.app_context():
+            assert db.session.execute(db.select(db.func.count(Group.id))).scalar() == 1
+
     def test_starts_at_once_with_the_same_new_name_make_one_game_and_no_orphan(self, app, client):
         import threading
 

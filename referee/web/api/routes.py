@@ -554,7 +554,7 @@ def create_group(data: dict[str, Any]) -> Any:
     name = need(data, "name")
     if not isinstance(name, str):
         raise Refusal("wrong_type", "name", expected=N_("a name"))
-    group, edit = group_services.create_group(name)
+    group, edit, _ = group_services.create_group(name)
     return jsonify({"id": group.id, "edit_token": edit, "view_token": group.view_token,
                     "edit_url": public.external_url("groups.show", token=edit),
                     "view_url": public.external_url("groups.show", token=group.view_token)}), 201

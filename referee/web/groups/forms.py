@@ -14,10 +14,13 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from ...families import FAMILIES
 from ..fields import ListField
 from ..i18n import _l
+from ..scoreboard.services import new_token
 
 
 class GroupForm(FlaskForm):
     name = StringField(_l("Group name"), validators=[DataRequired(), Length(max=60)])
+    # drawn with each form: a second tap on the same form makes no second group (``routes.new``)
+    once = HiddenField(default=new_token)
 
 
 class MemberForm(FlaskForm):

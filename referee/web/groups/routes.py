@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, session, url_for
 from flask_babel import format_decimal, format_percent
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms.fields.choices import SelectChoice
@@ -53,8 +53,10 @@ def new() -> Any:
     form = GroupForm()
     if not form.validate_on_submit():
         return render_template("groups/new.html", form=form), 422 if request.method == "POST" else 200
-    group, edit = services.create_group(form.name.data)
-    flash(gettext("The group %(name)s is ready: add its players, then start a game.", name=group.name), "saved")
+    tap = services.tap_token(form.once.data, str(session.get("csrf_token", "")))
+    group, edit, made = services.create_group(form.name.data, tap)
+    if made:  # (a second tap lands on the group the first made, said once)
+        flash(gettext("The group %(name)s is ready: add its players, then start a game.", name=group.name), "saved")
     return remember(redirect(url_for("groups.show", token=edit)), edit)
 
 

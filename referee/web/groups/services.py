@@ -25,6 +25,7 @@ from typing import Any, Collection
 
 from flask import current_app
 from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ...errors import RefereeError
@@ -54,18 +55,38 @@ def name_key(name: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ groups
-def create_group(name: Any) -> tuple[Group, str]:
-    """A new group; returns it with its edit token (only its hash is stored)."""
+def create_group(name: Any, edit: str | None = None) -> tuple[Group, str, bool]:
+    """A new group; returns it with its edit token (only its hash is stored), and whether it was made now.
+    ``edit``: the edit token a form's tap gives it (``routes.new``): a group that already has it and the same
+    name is that tap's group, made by a tap before (a double tap, a form sent again), and is returned as it is."""
     text = clean(name)
     if not text:
         raise Refusal("group_name_missing", "name")
     if len(text) > NAME_MAX:
         raise Refusal("group_name_long", "name", maximum=NAME_MAX)
-    edit = new_token()
-    group = Group(id=secrets.token_hex(6), name=text, edit_hash=token_hash(edit), view_token=new_token())
+    if edit is not None:
+        found = find(edit)
+        if found is not None:
+            if _made_by(found, text):
+                return found[0], edit, False
+            edit = None  # the same form sent again with another name: a group of its own
+    token = edit or new_token()
+    group = Group(id=secrets.token_hex(6), name=text, edit_hash=token_hash(token), view_token=new_token())
     db.session.add(group)
-    db.session.commit()
-    return group, edit
+    try:
+        db.session.commit()
+    except IntegrityError:  # the other tap of a double tap made it a moment ago
+        db.session.rollback()
+        found = find(edit) if edit is not None else None
+        if found is None or not _made_by(found, text):
+            raise
+        return found[0], token, False
+    return group, token, True
+
+
+def _made_by(found: tuple[Group, bool], name: str) -> bool:
+    """Whether the group a form's tap token opens is that form's group: opened to edit, and of its name."""
+    return found[1] and found[0].name == name
 
 
 def find(token: str) -> tuple[Group, bool] | None:
@@ -101,6 +122,18 @@ def game_token(group_edit_token: str, game_id: str) -> str:
     """The edit token of a group's game: derived from the group's edit token, so it is never stored."""
     mac = hmac.new(group_edit_token.encode(), b"game:" + game_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac[:24]).decode()  # 192 bits, like every other token
+
+
+def tap_token(once: Any, who: str) -> str | None:
+    """The edit token of the group a form's tap makes: derived from the form (``once``, drawn with it) and from
+    whoever sent it (``who``: their session's own secret), so that a second tap on the same form finds the
+    group the first made, and nobody else's form can. None for a form without it."""
+    if not isinstance(once, str) or not games.TOKEN.fullmatch(once):
+        return None
+    key = current_app.secret_key
+    key = key if isinstance(key, bytes) else str(key).encode()
+    mac = hmac.new(key, b"group:" + who.encode() + b"\0" + once.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode()
 
 
 def group_of_game(game: Game) -> Group | None:
@@ -507,7 +540,7 @@ def import_data(data: Any) -> tuple[Group, str]:
     roster, exported = data.get("roster") or [], data.get("games") or []
     if not isinstance(roster, list) or not isinstance(exported, list) or len(exported) > MAX_IMPORT_GAMES:
         raise Refusal("bad_group_import", None)
-    group, edit = create_group(data.get("name"))
+    group, edit, _ = create_group(data.get("name"))
     made: list[str] = []
     try:
         if not all(isinstance(name, str) for name in roster):
