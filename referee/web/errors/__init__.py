@@ -57,6 +57,9 @@ WEB: dict[str, ErrorCode] = {
     "database_unavailable": ErrorCode(
         N_("The scores could not be saved right now (the database is busy or unreachable). Nothing was changed; "
            "please try again in a moment."), 503),
+    "database_cannot_write": ErrorCode(
+        N_("The scores could not be saved: the server cannot write to its disk (it is full or read-only). Nothing "
+           "was changed; tell whoever runs the server."), 503),
     # the scoreboard
     "bad_players": ErrorCode(N_("Players are a list of names."), 400),
     "empty_name": ErrorCode(N_("Every player needs a name.")),

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import (
     Forbidden,
     HTTPException,
@@ -117,13 +117,34 @@ def unknown_host(e: SecurityError) -> Any:
 
 
 @bp.app_errorhandler(OperationalError)
-def database_unavailable(e: OperationalError) -> Any:
-    """The database is locked, full or gone: nothing was written (the transaction rolled back). The log says
-    what the driver said, never the statement or its parameters (they hold a new game's token hashes)."""
-    db.session.rollback()
+@bp.app_errorhandler(InterfaceError)
+def database_unavailable(e: OperationalError | InterfaceError) -> Any:
+    """The database is locked, gone (PostgreSQL stopped, its connection cut mid-request) or cannot write (a full
+    disk, a read-only file): nothing was written (the transaction rolled back, or died with its connection). The
+    log says what the driver said, never the statement or its parameters (they hold a new game's token
+    hashes). A form sent from a page comes back with what was typed in it, ready to be sent again."""
+    try:
+        db.session.rollback()
+    except Exception:  # the connection died with the transaction: nothing to roll back, the pool drops it
+        db.session.close()
     reason = str(e.orig).splitlines()[0][:200] if e.orig is not None else type(e).__name__
     current_app.logger.warning("database unavailable: %s: %s", type(e.orig).__name__, reason)
-    return answer(Refusal("database_unavailable"))
+    refusal = Refusal("database_cannot_write" if cannot_write(e) else "database_unavailable")
+    if wants_json() or request.method != "POST" or not request.form or request.files:
+        return answer(refusal)
+    status = status_of(refusal)
+    kept = [(name, value) for name, value in request.form.items(multi=True)]
+    return render_template("error.html", message=error_text(refusal.code), status=status, resend=kept), status
+
+
+def cannot_write(e: OperationalError | InterfaceError) -> bool:
+    """Whether the database refuses to write at all (its disk full, its file or server read-only, an I/O error),
+    rather than being busy or out of reach: the first will not pass by itself in a moment."""
+    name = getattr(e.orig, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR")):
+        return True
+    state = getattr(e.orig, "sqlstate", "") or ""
+    return state.startswith("53") or state in ("25006", "58030")  # resources (disk full), read-only, I/O
 
 
 @bp.app_errorhandler(CSRFError)
