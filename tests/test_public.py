@@ -398,3 +398,39 @@ def test_a_host_header_no_link_can_hold_is_a_400_not_a_500(served):
         conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
         conn.request("GET", "/healthz", headers={"Host": host})
         assert conn.getresponse().status == 200, host
+
+
+def test_idle_connections_are_closed_after_the_keep_alive_limit(served):
+    """A kept-alive connection that sends nothing more, and one that never sends a request at all, are closed
+    by the server within its limit (``server.KEEP_ALIVE_MS``, docs/deploy.md), not held open for ever."""
+    import socket
+    import time
+
+    from referee.web import server
+
+    limit = server.KEEP_ALIVE_MS / 1000
+    kept = socket.create_connection(("127.0.0.1", served.port), timeout=limit + 10)
+    kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+    first = kept.recv(65536)
+    assert first.startswith(b"HTTP/1.1 200")
+    silent = socket.create_connection(("127.0.0.1", served.port), timeout=limit + 10)
+    start = time.monotonic()
+    closed_after: dict[str, float] = {}
+
+    def wait_closed(name: str, conn: socket.socket) -> None:
+        try:
+            while conn.recv(65536):  # (a timeout answer, if the server sends one, before it closes)
+                pass
+        except (TimeoutError, ConnectionError):
+            return
+        closed_after[name] = time.monotonic() - start
+
+    threads = [threading.Thread(target=wait_closed, args=pair) for pair in (("kept", kept), ("silent", silent))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=limit + 15)
+    kept.close()
+    silent.close()
+    assert set(closed_after) == {"kept", "silent"}, closed_after
+    assert all(s <= limit + 2 for s in closed_after.values()), closed_after

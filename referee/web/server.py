@@ -26,6 +26,9 @@ THREADS = 3  # Python threads in each (the database pool of each process is size
 # descriptor: docs/deploy.md says how many open files to allow.
 BACKPRESSURE = 8192
 KEEP_ALIVE_MS = 10_000  # how long a client may take to send a request's headers, the next ones on a connection
+# (and the first: HTTP/1.1 only, ``--http 1``. granian's default first waits to learn whether a connection speaks
+# HTTP/1 or HTTP/2, with no limit: a connection that never sent a byte stayed open for ever. Browsers speak
+# HTTP/2 only over TLS, which the proxy in front ends.)
 # A worker not stopped this many seconds after the server was asked to stop is killed. Without it granian waits
 # for ever: a worker asked while it was still starting never stopped by itself (4 of 6 servers stopped just as
 # they began to answer), nor would one whose thread waits on a request body that never comes.
@@ -39,7 +42,7 @@ def command(host: str = "127.0.0.1", port: int = 8000, workers: int = WORKERS, t
     granian = shutil.which("granian", path=str(Path(sys.executable).parent)) or "granian"
     return [granian, "--interface", "wsgi", "--workers", str(workers), "--blocking-threads", str(threads),
             "--host", host, "--port", str(port), "--backlog", "4096",
-            "--backpressure", str(BACKPRESSURE), "--no-ws",
+            "--backpressure", str(BACKPRESSURE), "--no-ws", "--http", "1",
             "--http1-header-read-timeout", str(KEEP_ALIVE_MS), "--respawn-failed-workers",
             "--workers-kill-timeout", str(STOP_WITHIN_S),
             "--log-level", "warning", *(["--access-log"] if access_log else []), "app:app"]
