@@ -30,6 +30,7 @@ that held, and exits non-zero if even the first step missed.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import random
@@ -99,7 +100,8 @@ class Connection:
                     self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
                 payload = json.dumps(body).encode() if body is not None else b""
                 lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}",
-                         f"X-Forwarded-For: {self.address}", f"Accept-Language: {self.language}"]
+                         f"X-Forwarded-For: {self.address}", f"Accept-Language: {self.language}",
+                         "Accept-Encoding: gzip"]  # (as a browser does: the answers come compressed)
                 if body is not None:
                     lines.append("Content-Type: application/json")
                 lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
@@ -115,6 +117,8 @@ class Connection:
                     k, _, v = line.decode("latin-1").partition(":")
                     head[k.strip().lower()] = v.strip()
                 data = await self.reader.readexactly(int(head.get("content-length", 0)))
+                if head.get("content-encoding") == "gzip":
+                    data = gzip.decompress(data)
                 self.used = time.perf_counter()
                 if head.get("connection", "").lower() == "close":
                     self.close()

@@ -15,7 +15,7 @@ from flask import Flask, Response, current_app, request, url_for
 
 YEAR = 365 * 24 * 3600
 # what the service worker keeps from its first visit, so that the rules pages and a game's page work offline
-SHELL = ("style.css", "app.js", "htmx-2.0.11.min.js", "icons/icon-192.png", "outbox.js", "picker.js", "scoreboard.js",
+SHELL = ("style.css", "app.js", "htmx-2.0.11.min.js", "icons/icon-32.png", "outbox.js", "picker.js", "scoreboard.js",
          "table.js")
 
 
@@ -78,4 +78,8 @@ def init_app(app: Flask) -> None:
             asked = request.args.get("v")
             if asked and asked == version(str((request.view_args or {}).get("filename", ""))):
                 resp.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+                # never asked again, so nothing to check it against; and a script or a style sheet is not saved
+                # as a file: a first visit is half a dozen of these, on a weak signal
+                for name in ("ETag", "Last-Modified", "Content-Disposition"):
+                    resp.headers.pop(name, None)
         return resp

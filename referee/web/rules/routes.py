@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+from contextlib import nullcontext
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from babel import Locale
@@ -57,8 +60,26 @@ def _root_file(name: str, mimetype: str) -> Response:
 
 
 @bp.get("/manifest.webmanifest")
-def manifest() -> Response:
-    return _root_file("manifest.webmanifest", "application/manifest+json")
+@bp.get("/manifest/<code>.webmanifest")
+def manifest(code: str | None = None) -> Response:
+    """The installed app's manifest in the reader's language (its name under the icon, its description): the
+    language in the path, as the pages link it (a browser fetches a manifest without cookies), else the one the
+    request asks for. Colours and icons are the static file's."""
+    if code is not None and code not in current_app.config["LANGUAGES"]:
+        abort(404)
+    with in_language(code) if code else nullcontext():
+        data = {**_manifest_base(), "lang": code or lang(), "name": gettext("Rummy companion"),
+                "short_name": gettext("Rummy"),
+                "description": gettext("Scoreboard, referee and rules for Liverpool, Progressive and Contract "
+                                       "rummy.")}
+    resp = Response(json.dumps(data, ensure_ascii=False, indent=2), mimetype="application/manifest+json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@lru_cache(maxsize=1)
+def _manifest_base() -> dict[str, Any]:
+    return json.loads((Path(current_app.static_folder or "") / "manifest.webmanifest").read_text(encoding="utf-8"))
 
 
 @bp.get("/sw.js")
@@ -86,7 +107,7 @@ def offline(code: str) -> Response:
 
 @bp.get("/favicon.ico")
 def favicon() -> Response:
-    return _root_file("icons/icon-192.png", "image/png")
+    return _root_file("icons/icon-32.png", "image/png")
 
 
 @bp.get("/")
