@@ -33,6 +33,22 @@ class Verdict:
     _rules: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
+    def missing(self) -> dict[str, int]:
+        """For each kind of meld, how many more the contract needs than the valid melds make: a negative count is
+        melds of that kind too many.
+
+        >>> from referee.families import resolve
+        >>> from referee.cards import parse_cards
+        >>> check(resolve("liverpool"), 1, [parse_cards("7h 7c JK")]).missing
+        {'set': 1, 'run': 0}
+        >>> check(resolve("liverpool"), 1, [parse_cards("7h 7c JK"), parse_cards("5s 6s 7s 8s")]).missing
+        {'set': 1, 'run': -1}
+        """
+        by_kind = self.contract.sizes_by_kind
+        return {kind: len(by_kind[kind]) - sum(1 for m in self.melds if m.kind == kind and m.valid)
+                for kind in ("set", "run")}
+
+    @property
     def rules(self) -> list[str]:
         """The rule anchors the verdict rests on, the deciding first (worked out when first asked for)."""
         if self._rules is None:

@@ -25,6 +25,10 @@ class Code:
     message: str
 
 
+# What is wrong with the melds as a whole, against the hand's contract and the pack (each other code is about
+# one meld by itself): the referee says these after each meld's own verdict.
+CONTRACT_CODES = frozenset({"contract_mismatch", "contract_extra_cards", "too_many_copies", "final_hand_cards_left"})
+
 CODES: dict[str, Code] = {
     # melds
     "set_too_short": Code("rule-set", N_("A set needs at least %(minimum)s cards. Cards in this one: %(count)s.")),

@@ -40,6 +40,37 @@ def test_check_by_tapping_cards(page, live_server):
     shot(page, "referee-check-en")
 
 
+@pytest.mark.parametrize("lang, valid_set, needs", [("es", "un grupo válido", "un grupo más"),
+                                                     ("de", "ein gültiges Buch", "ein Buch mehr")])
+def test_a_valid_meld_is_never_under_a_red_headline(page, live_server, lang, valid_set, needs):
+    """7♥ 7♣ Joker for hand 1 (two sets of 3): the meld is said valid first, in green; then the contract, in red,
+    says what is missing and links its rule."""
+    page.goto(f"{live_server}/referee/check?lang={lang}")
+    page.fill("#melds", "7H 7C JK")
+    page.fill("#hand", "1")
+    page.click("button.primary")
+    v = verdict(page)
+    meld = v.locator(".melds li")
+    assert meld.count() == 1 and "ok" in meld.get_attribute("class").split()
+    assert valid_set in meld.locator(".kind").inner_text() and "✓" in meld.locator(".kind").inner_text()
+    contract = v.locator(".contract-verdict")
+    assert "bad" in contract.get_attribute("class").split() and needs in contract.inner_text()
+    assert contract.locator("a[href$='#rule-contract']").count() == 1
+    # the first headline of the verdict is the contract's, and it comes after the meld
+    assert v.locator(".headline").count() == 1 and v.locator(".contract-verdict .headline").count() == 1
+    below = page.evaluate("() => { const m = document.querySelector('#verdict .melds li'); "
+                          "const h = document.querySelector('#verdict .headline'); "
+                          "return m.getBoundingClientRect().bottom <= h.getBoundingClientRect().top; }")
+    assert below
+    colours = page.evaluate("() => [getComputedStyle(document.querySelector('#verdict .melds li .kind')).color, "
+                            "getComputedStyle(document.querySelector('#verdict .headline')).color, "
+                            "getComputedStyle(document.querySelector('#verdict .verdict')).borderTopColor]")
+    assert colours[0] != colours[1]  # the valid meld green, the contract red
+    assert colours[2] not in (colours[1],)  # the frame around both is not red
+    assert fits_phone(page)
+    shot(page, f"referee-two-levels-{lang}")
+
+
 def test_check_typed_in_spanish(page, live_server):
     page.goto(f"{live_server}/referee/check?lang=es")
     page.fill("#melds", "7h 7♦ JK\n5♣ 6♣ 7♣ 8♣")

@@ -22,6 +22,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES, REFEREE, Family, Rules, resolve
 from ...i18n import N_
 from ...melds import analyze
+from ...verdicts import CONTRACT_CODES
 from .. import options as house
 from .. import public
 from ..errors import Refusal, error_text
@@ -29,7 +30,7 @@ from ..fields import ListField
 from ..i18n import card_text, gettext, lang, message, ngettext, rank_letters
 from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import rule_title, rule_url
-from ..words import contract_words
+from ..words import contract_words, in_a_list
 from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, PickerForm, SwapForm, TableForm, as_int
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -55,6 +56,8 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
     rules: list[dict[str, str]] = field(default_factory=list)  # the rules the ruling rests on: title and link
+    # a check's second level, after each meld's own verdict: the contract's (ok, headline, problems)
+    contract: dict[str, Any] | None = None
 
 
 def _cards(text: str, field_name: str) -> list[Card]:
@@ -93,8 +96,10 @@ def _cited(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
 
 def _meld_view(reading: Any) -> dict[str, Any]:
     kinds = {"set": gettext("set"), "run": gettext("run"), None: gettext("not a meld")}
+    says = ({"set": gettext("a valid set"), "run": gettext("a valid run")} if reading.valid else
+            {"set": gettext("not a valid set"), "run": gettext("not a valid run"), None: gettext("not a meld")})
     return {"cards": [card_text(c) for c in reading.cards], "red": [bool(c.suit and c.suit.red) for c in reading.cards],
-            "kind": kinds[reading.kind], "valid": reading.valid,
+            "kind": kinds[reading.kind], "says": says[reading.kind], "valid": reading.valid,
             "wilds": [gettext("%(wild)s stands for %(card)s", wild=card_text(c), card=_stands(a))
                       for c, a in reading.wilds]}
 
@@ -117,12 +122,37 @@ def rule_check(rules: Rules, form: CheckForm) -> Outcome:
     melds = _melds(form.melds.data)
     if not melds:
         raise Refusal("no_melds", "melds")
-    verdict = contracts.check(rules, form.hand.data or 1, melds, form.cards_left.data)
-    head = gettext("Valid: this makes the contract.") if verdict.valid else gettext("Not valid.")
-    return Outcome(verdict.valid, head, [_meld_view(m) for m in verdict.melds],
-                   [gettext("Contract for hand %(hand)s: %(contract)s", hand=form.hand.data or 1,
-                            contract=contract_words(verdict.contract))],
-                   [_problem(rules, v) for v in verdict.violations], _cited(rules, verdict.rules))
+    hand = form.hand.data or 1
+    verdict = contracts.check(rules, hand, melds, form.cards_left.data)
+    # two levels: each meld's own verdict, with what is wrong with it and the rule; then the contract's, so that a
+    # valid meld is never shown under a red headline about the hand
+    views = [_meld_view(m) for m in verdict.melds]
+    for i, view in enumerate(views):
+        view["problems"] = [_problem(rules, v) for v in verdict.violations
+                            if v.meld == i and v.code not in CONTRACT_CODES]
+    words = contract_words(verdict.contract)
+    problems = [v for v in verdict.violations if v.code in CONTRACT_CODES]
+    if verdict.valid:
+        head = gettext("This makes the contract of hand %(hand)s: %(contract)s.", hand=hand, contract=words)
+    elif what := _missing_words(verdict.missing):
+        head = gettext("Hand %(hand)s needs %(contract)s: %(what)s.", hand=hand, contract=words, what=what)
+        problems = [v for v in problems if not (v.code == "contract_mismatch" and v.meld is None)]  # (said so)
+    else:
+        head = gettext("Hand %(hand)s needs %(contract)s; these melds do not make it.", hand=hand, contract=words)
+    contract = {"ok": verdict.valid, "headline": head, "rule": "rule-contract",
+                "rule_title": rule_title(rules.family.id, "rule-contract"),
+                "problems": [_problem(rules, v) for v in problems]}
+    return Outcome(verdict.valid, head, views, [], [], _cited(rules, verdict.rules), contract=contract)
+
+
+def _missing_words(missing: dict[str, int]) -> str:
+    """What the valid melds lack, or have too many of, against the contract: "one more set and one run too
+    many"."""
+    more = {"set": lambda n: ngettext("one more set", "%(num)s more sets", n),
+            "run": lambda n: ngettext("one more run", "%(num)s more runs", n)}
+    extra = {"set": lambda n: ngettext("one set too many", "%(num)s sets too many", n),
+             "run": lambda n: ngettext("one run too many", "%(num)s runs too many", n)}
+    return in_a_list([more[k](n) if n > 0 else extra[k](-n) for k, n in missing.items() if n])
 
 
 def rule_arrange(rules: Rules, form: ArrangeForm) -> Outcome:
