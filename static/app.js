@@ -19,6 +19,12 @@
     document.addEventListener("focusin", touched, true);
     document.addEventListener("pointerdown", touched, true);
   }
+  // a player's name cut with … in a narrow column reads whole while it is tapped; a tap elsewhere cuts it again
+  document.addEventListener("click", function (e) {
+    var tapped = e.target.closest ? e.target.closest(".pname[data-reveal]") : null;
+    document.querySelectorAll(".pname.whole").forEach(function (n) { if (n !== tapped) { n.classList.remove("whole"); } });
+    if (tapped) { tapped.classList.toggle("whole"); }
+  });
   if (!("serviceWorker" in navigator)) { return; }
   var controlled = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.register("/sw.js").then(function () {

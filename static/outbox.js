@@ -137,6 +137,8 @@
 
   // A buy or a player going down that waits is shown on the board as if made (marked as waiting), and again after
   // every redraw of the board, until the server's board shows it.
+  // a "gone down" toggle's visible words (its name goes on with the player's, for a screen reader)
+  function stateOf(button) { return button.querySelector(".state") || button; }
   function marks() {
     var board = document.getElementById("board");
     if (!board) { return; }
@@ -151,7 +153,7 @@
         form.dataset.drawn = form.dataset.drawn || down.value;
         var isDown = form.dataset.drawn !== "1";
         button.setAttribute("aria-pressed", isDown ? "true" : "false");
-        button.textContent = isDown ? button.dataset.on : button.dataset.off;
+        stateOf(button).textContent = isDown ? button.dataset.on : button.dataset.off;
         down.value = form.dataset.drawn;
       }
       cell.classList.remove("waiting");
@@ -169,7 +171,7 @@
         var button = form.querySelector("button");
         var down = form.querySelector("input[name=down]");
         button.setAttribute("aria-pressed", i.undo ? "false" : "true");
-        button.textContent = i.undo ? button.dataset.off : button.dataset.on;
+        stateOf(button).textContent = i.undo ? button.dataset.off : button.dataset.on;
         if (down) { down.value = i.undo ? "1" : "0"; }
       }
     });

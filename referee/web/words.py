@@ -56,7 +56,8 @@ def pname(name: str, reveal: bool = True) -> Markup:
     at a space or after a hyphen, never inside a word, and a part too long for its box ends in an ellipsis. The
     whole name stays in the text (screen readers, copy) and in the title; the record form and the chart's legend
     show it whole, and so does the name itself while it is tapped (it takes the focus, and a focused name wraps
-    instead of being cut). A name inside a link leaves the tap to the link (``reveal=False``). A function, not a
+    instead of being cut: ``static/app.js``; the name takes no focus, a keyboard has nothing to do with it). A name
+    inside a link leaves the tap to the link (``reveal=False``). A function, not a
     template macro (a board shows it for every player, and a macro call cost ten times as much), kept for the
     names a process has drawn (the same few at a table, board after board)."""
     words = []
@@ -64,8 +65,8 @@ def pname(name: str, reveal: bool = True) -> Markup:
         bits = word.split("-")
         words.append("".join(f"<span>{escape(bit)}{'' if i == len(bits) - 1 else '-'}</span>"
                              for i, bit in enumerate(bits)))
-    focus = ' tabindex="0"' if reveal else ""
-    return Markup(f'<span class="pname" title="{escape(name)}"{focus}>{" ".join(words)}</span>')
+    reveals = " data-reveal" if reveal else ""
+    return Markup(f'<span class="pname" title="{escape(name)}"{reveals}>{" ".join(words)}</span>')
 
 
 def in_a_list(items: list[str]) -> str:

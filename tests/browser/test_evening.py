@@ -78,11 +78,11 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
         out, leftovers = PLAN[n]
         if n == 2:  # a buy, and someone goes down: the button says so, in both states
             row = page.locator("#board tbody tr").nth(3)
-            expect(row.locator("button.down-toggle")).to_have_text(words["not_down"])
+            expect(row.locator("button.down-toggle .state")).to_have_text(words["not_down"])
             page.locator("#board tbody tr").nth(2).locator("td.buys button").first.click()
             expect(page.locator("#board tbody tr").nth(2).locator(".count")).to_have_text(re.compile(r"^1/"))
             page.locator("#board tbody tr").nth(3).locator("button.down-toggle").click()
-            expect(page.locator("#board tbody tr").nth(3).locator("button.down-toggle")).to_have_text(
+            expect(page.locator("#board tbody tr").nth(3).locator("button.down-toggle .state")).to_have_text(
                 seen_down(words["down"]))
             expect(vpage.locator("#board tbody tr").nth(3).locator(".down-state")).to_have_text(
                 seen_down(words["down"]), timeout=15000)

@@ -22,7 +22,7 @@ def test_rules_page_reads_on_a_phone(page, live_server, family, lang):
 def test_language_switch_is_remembered(page, live_server):
     page.goto(f"{live_server}/rules/liverpool")
     assert page.locator("html").get_attribute("lang") == "en"
-    page.get_by_role("link", name="DE").click()
+    page.get_by_role("link", name="DE Deutsch").click()
     assert page.locator("html").get_attribute("lang") == "de"
     page.goto(f"{live_server}/rules/compare")
     assert page.locator("html").get_attribute("lang") == "de"

@@ -67,7 +67,7 @@ def test_a_whole_game(browser, live_server):
             expect(page.locator("#board tbody tr:nth-child(3) .count")).to_have_text(re.compile(r"^1/"))
             page.locator("tr", has_text="Cy").locator("button[aria-label^='Add a buy']").click()
             expect(page.locator("#board tbody tr:nth-child(3) .count")).to_have_text(re.compile(r"^2/"))
-            page.locator("tr", has_text="Dee").locator("button[aria-label$='has gone down']").click()
+            page.locator("tr", has_text="Dee").locator("button.down-toggle").click()
             page.wait_for_selector("#board tr:nth-child(4) button[aria-pressed=true]")
             shot(page, "game-05-buys-and-down")
         page.get_by_label(out, exact=True).check()
