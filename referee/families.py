@@ -220,13 +220,16 @@ class Family:
     penalties: dict[str, int]  # rank symbol or "JK" -> points
     defaults: dict[str, Any]
     variants: tuple[Variant, ...]
-    tie_break: tuple[str, ...]  # steps: "last_hand", "replay", "shared"
+    tie_break: tuple[str, ...]  # steps: "tie_hand" (the lowest score in ``tie_hand``), "replay", "shared"
     cut: str  # "left" | "right" of the dealer
     first_player: str  # "left" of the dealer
     first_dealer: str  # "agreed" | "highest_card"
     buy_when: str  # "declined" | "out_of_turn" | "stock_drawn"
     buy_priority: str  # who gets a discard several want: "nearest" | "turn_then_nearest" | "turn_free_then_nearest"
     minutes: tuple[int, int] | None = None
+    # the contract whose hand's scores break a tie: the documents' «séptima mano», «ronda 7» (hand 7 of seven,
+    # nine or eight; the last of a five-hand game, which plays contract 7 last)
+    tie_hand: int = 7
     silent: frozenset[str] = field(default_factory=frozenset)  # facts the document does not state
     shorthand: bool = False  # the document writes contracts in score-sheet shorthand (G-G, G-E, … E7)
 
@@ -314,7 +317,7 @@ LIVERPOOL = Family(
                 N_("A player who cuts exactly the cards needed for the deal takes points off their total."),
                 {"exact_cut_bonus": 10}, stated=False, named_by="contract"),
     ),
-    tie_break=("last_hand", "replay"),
+    tie_break=("tie_hand", "replay"),
     cut="left",
     first_player="left",
     first_dealer="agreed",
@@ -322,8 +325,11 @@ LIVERPOOL = Family(
     buy_priority="nearest",
     minutes=(60, 120),
     # the document offers both ends of a stock that runs out and lists lay-off after going down without saying
-    # "in the same turn": the defaults for those are this app's reading
-    silent=frozenset({"first_dealer", "stock_exhausted", "lay_off_same_turn", "extra_hand_deal"}),
+    # "in the same turn": the defaults for those are this app's reading; so are the order of its two ways out of
+    # a tie («se repite la última mano o se comparan … la séptima mano»: compared first here), leaving its house
+    # rule on wild cards in a run off, and no exact-cut bonus (another document's)
+    silent=frozenset({"first_dealer", "stock_exhausted", "lay_off_same_turn", "extra_hand_deal", "tie_break",
+                      "run_max_wilds_per_4", "exact_cut_bonus"}),
     shorthand=True,
 )
 
@@ -352,16 +358,16 @@ PROGRESSIVE = Family(
                 N_("Reorder the hands or add contracts such as a run of 7: write them under Custom contracts."),
                 {}, stated=False, asks="contracts"),
     ),
-    tie_break=("last_hand", "shared"),
+    tie_break=("tie_hand", "shared"),
     cut="right",
     first_player="left",
     first_dealer="highest_card",
     buy_when="out_of_turn",
     buy_priority="turn_then_nearest",
     # "only the exact contract" is read as exact melds, going down once
+    # (lay-off «en los turnos siguientes», not in the turn of going down: stated)
     silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
-                      "joker_swap", "stock_exhausted", "contract_extra_cards", "lay_off_same_turn",
-                      "extra_hand_deal", "buy_priority"}),
+                      "joker_swap", "stock_exhausted", "contract_extra_cards", "extra_hand_deal", "buy_priority"}),
 )
 
 CONTRACT = Family(
@@ -388,7 +394,7 @@ CONTRACT = Family(
                 N_("A player who cuts exactly the cards needed for the deal takes points off their total."),
                 {"exact_cut_bonus": 10}, stated=False),
     ),
-    tie_break=("last_hand", "shared"),
+    tie_break=("tie_hand", "shared"),
     cut="right",
     first_player="left",
     first_dealer="highest_card",
@@ -492,6 +498,12 @@ class Rules:
 
     def is_wild(self, card: Card) -> bool:
         return card.rank in self.wild_ranks
+
+    @property
+    def tie_hand(self) -> int:
+        """The number of the hand whose scores break a tie: the hand that plays the family's ``tie_hand``
+        contract (the last hand where the game has no such contract, custom contracts)."""
+        return next((h.number for h in self.hands if h.contract_number == self.family.tie_hand), len(self.hands))
 
     def hand(self, number: int) -> HandSpec:
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(self.hands):
@@ -695,6 +707,7 @@ def facts(fam: Family) -> dict[str, int]:
         "penalty_ten": fam.penalties["10"],
         "penalty_joker": fam.penalties["JK"],
         "set_min_naturals": fam.defaults["set_min_naturals"],
+        "tie_hand": rules.tie_hand,  # the hand whose scores break a tie, in a game of the default length
     }
     if fam.defaults["buy_limit"] is not None:
         out["buy_limit"] = fam.defaults["buy_limit"]

@@ -281,15 +281,16 @@ class Standing:
     player: str
     total: int
     place: int  # 1 = best; players who share a place share its number
-    last_hand: int | None
+    tie_score: int | None  # the player's score in the hand that breaks a tie (``Result.tie_hand``)
 
 
 @dataclass(frozen=True)
 class Result:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]  # more than one: they share the win
-    decided_by: str  # "total" | "last_hand" | "replayed" | "shared" | "replay" (still tied: replay it)
+    decided_by: str  # "total" | "tie_hand" | "replayed" | "shared" | "replay" (still tied: replay it)
     tied: tuple[str, ...] = ()  # the players who had the lowest total, when more than one did (the tie broken)
+    tie_hand: int | None = None  # the number of the hand whose scores break a tie
 
 
 def totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, int]:
@@ -307,21 +308,23 @@ def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> d
 
 def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],
               replays: Sequence[dict[str, int]] = (), ended_early: bool = False) -> Result:
-    """Lowest total wins; ties are broken by the family's tie-break steps (the last hand's penalties, then a
-    shared win, or the last hand replayed: ``replays`` are the penalties of each replay, which count only to
-    break the tie). A game the table ended early is ranked on the hands played, the last of them as the last
-    hand; nobody replays it, so a tie it leaves is a shared win.
+    """Lowest total wins; ties are broken by the family's tie-break steps (the penalties of the hand the
+    documents name, «la séptima mano», «ronda 7»: ``Rules.tie_hand``; then a shared win, or the last hand
+    replayed: ``replays`` are the penalties of each replay, which count only to break the tie). A game the table
+    ended before that hand is ranked on the hands played, the last of them in its place; nobody replays it, so a
+    tie it leaves is a shared win.
 
-    Places follow the tie-break: when it was used, players on the same total are ranked by the last hand too.
+    Places follow the tie-break: when it was used, players on the same total are ranked by that hand too.
 
     >>> from referee.families import resolve
     >>> r = standings(resolve("liverpool"), ["Carla", "Diego", "Eva"],
     ...               [{"Carla": 20, "Diego": 30, "Eva": 40}, {"Carla": 10, "Diego": 0, "Eva": 5}])
-    >>> r.winners, r.decided_by, r.tied, [(s.player, s.place) for s in r.standings]
-    (('Diego',), 'last_hand', ('Diego', 'Carla'), [('Diego', 1), ('Carla', 2), ('Eva', 3)])
+    >>> r.winners, r.decided_by, r.tied, r.tie_hand, [(s.player, s.place) for s in r.standings]
+    (('Diego',), 'tie_hand', ('Diego', 'Carla'), 2, [('Diego', 1), ('Carla', 2), ('Eva', 3)])
     """
     tot = totals(players, hands)
-    last = hands[-1] if hands else {}
+    tie_hand = min(rules.tie_hand, len(hands)) if hands else None
+    last = hands[tie_hand - 1] if tie_hand else {}
 
     def key(p: str) -> tuple[int, int]:
         return (tot[p], last.get(p, 0))
@@ -333,11 +336,11 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     tied = tuple(leaders) if len(leaders) > 1 else ()
     if len(leaders) > 1:
         steps = tuple(s for s in rules.family.tie_break if not (ended_early and s == "replay"))
-        if "last_hand" in steps and hands:
+        if "tie_hand" in steps and hands:
             low = min(last.get(p, 0) for p in leaders)
             narrowed = [p for p in leaders if last.get(p, 0) == low]
             if len(narrowed) < len(leaders):
-                leaders, decided = narrowed, "last_hand"
+                leaders, decided = narrowed, "tie_hand"
         if len(leaders) > 1 and "replay" in steps:
             for replay in replays:
                 low = min(replay.get(p, 0) for p in leaders)
@@ -356,4 +359,4 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
             place = i + 1
             prev = k
         out.append(Standing(p, tot[p], 1 if p in leaders else max(place, 2), last.get(p) if hands else None))
-    return Result(tuple(out), tuple(leaders), decided, tied)
+    return Result(tuple(out), tuple(leaders), decided, tied, tie_hand if tied else None)

@@ -83,7 +83,7 @@ class TestStandings:
         rules = resolve("liverpool")
         r = standings(rules, ["Carla", "Diego", "Eva"], [{"Carla": 20, "Diego": 30, "Eva": 5},
                                                          {"Carla": 10, "Diego": 0, "Eva": 40}])
-        assert r.winners == ("Diego",) and r.decided_by == "last_hand" and set(r.tied) == {"Carla", "Diego"}
+        assert r.winners == ("Diego",) and r.decided_by == "tie_hand" and set(r.tied) == {"Carla", "Diego"}
         assert [(s.player, s.place) for s in r.standings] == [("Diego", 1), ("Carla", 2), ("Eva", 3)]
 
     def test_engine_ended_early_tie_is_shared_not_replayed(self):
@@ -95,7 +95,7 @@ class TestStandings:
         assert [s.place for s in r.standings] == [1, 1, 3]
 
     def test_one_winner_marked_and_why(self, client):
-        # Diego and Carla tie on the total; Diego scored less in the last hand
+        # Diego and Carla tie on the total; Diego scored less in hand 7 (the last)
         g = create(client, ruleset="progressive", players=["Carla", "Diego", "Eva"])
         record(client, g, 1, "Carla", {"Diego": ["10", "K"], "Eva": ["K", "K"]})
         for n in range(2, 7):
@@ -116,10 +116,10 @@ class TestStandings:
             assert [(p.strip(), text(n).replace("★", "").replace("winner:", "").strip()) for p, n in rows] == \
                 [("1", "Diego"), ("2", "Carla"), ("3", "Eva")]
             words = text(board)
-            assert "Diego wins." in words and "the lowest score in the last hand breaks the tie" in words
+            assert "Diego wins." in words and "the lowest score in hand 7 breaks the tie" in words
             assert "Diego 0, Carla 15" in words
         es = text(page(client, g, lang="es"))
-        assert "Gana Diego." in es and "desempata quien menos puntos hizo en la última mano" in es
+        assert "Gana Diego." in es and "desempata quien menos puntos hizo en la mano 7" in es
 
     def test_shared_win_where_the_family_shares_it(self, client):
         g = create(client, ruleset="contract", players=["Ann", "Ben", "Cy"])

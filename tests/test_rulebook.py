@@ -121,6 +121,31 @@ def test_comparison_shows_known_values_and_marks_the_apps_choices(client):
     assert rows["Extra cards in contract melds"][1] == "no *"  # Progressive's "exact contract", as read here
     assert rows["Extra hand 8"][0].endswith("*") and rows["Extra hand 9"][1] == "—"
     assert "Exact-cut bonus (named in the Contract Rummy document)" in rows["Variants"][0]
+    # 002 states it («en los turnos siguientes»); Liverpool's tie order, its house rule on wild cards in a run
+    # and another document's exact-cut bonus are this app's choices
+    assert rows["Lay off in the turn you go down"][1] == "no"
+    assert rows["Ties"][0].endswith("*") and not rows["Ties"][1].endswith("*")
+    assert rows["Wild cards in any four of a run"][0].endswith("*")
+    assert rows["Exact-cut bonus"][0].endswith("*")
+    # one name, two variants: each said with what it changes
+    assert "May I? (A buyer must ask" in rows["Variants"][0] and "May I? (Extra cards" in rows["Variants"][2]
+    assert "Shanghai (An 8th hand" in rows["Variants"][1] and "Shanghai (11 cards" in rows["Variants"][2]
+    assert "Nine hands;" in rows["Variants"][0] and "Nine hands (" not in rows["Variants"][0]
+
+
+@pytest.mark.parametrize("family, lang, says, never", [
+    ("liverpool", "es", "séptima mano", "puntos de la última mano"),
+    ("liverpool", "en", "seventh hand", "penalty points in the last hand"),
+    ("progressive", "es", "ronda 7", "puntos en la última mano"),
+    ("progressive", "de", "Runde 7", "in der letzten Runde weniger"),
+    ("contract", "de", "deine ganze Hand", "alle 12 Karten"),
+])
+def test_the_rules_pages_say_what_the_documents_say(client, family, lang, says, never):
+    """000: ties go to the lower score of «la séptima mano» (hand 7 of a nine-hand game, not the last); 002: «la
+    ronda 7»; in the final hand a player melds the whole hand, twelve dealt and one drawn."""
+    text = html_lib.unescape(re.sub(r"<[^>]+>", "", client.get(f"/rules/{family}?lang={lang}").get_data(as_text=True)))
+    text = text.replace("\u00ad", "")
+    assert says in text and never not in text
 
 
 def test_rules_pages_show_the_known_defaults(client):

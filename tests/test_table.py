@@ -152,12 +152,33 @@ class TestScoring:
 
     def test_tie_broken_by_last_hand(self):
         res = standings(rules("progressive"), ["A", "B"], [{"A": 0, "B": 20}, {"A": 20, "B": 0}])
-        assert res.winners == ("B",) and res.decided_by == "last_hand"
+        assert res.winners == ("B",) and res.decided_by == "tie_hand"
 
     def test_shared_or_replay(self):
         hands = [{"A": 5, "B": 5}]
         assert standings(rules("progressive"), ["A", "B"], hands).decided_by == "shared"
         assert standings(rules("liverpool"), ["A", "B"], hands).decided_by == "replay"
+
+
+@pytest.mark.parametrize("fam, variants, deciding", [("liverpool", [], 7), ("liverpool", ["nine_hands"], 7),
+                                                       ("liverpool", ["five_hands"], 5), ("progressive", [], 7),
+                                                       ("progressive", ["shanghai"], 7), ("contract", [], 7)])
+def test_the_seventh_hand_breaks_a_tie_as_the_documents_say(fam, variants, deciding):
+    """000: «se comparan las puntuaciones de penalización de la séptima mano»; 002: «la puntuación más baja en la
+    ronda 7»: in a nine-hand Liverpool or an eight-round Shanghai that is hand 7, not the last; in a five-hand
+    game, the hand that plays contract 7 (the last)."""
+    from referee.families import resolve
+
+    r = resolve(fam, variants)
+    assert r.tie_hand == deciding
+    n = len(r.hands)
+    hands = [{"A": 10, "B": 10} for _ in range(n)]
+    hands[deciding - 1] = {"A": 0, "B": 20}  # A scores less in the deciding hand
+    hands[-2 if deciding == n else -1] = {"A": 20, "B": 0}  # and more in another (the last, where it is not)
+    res = standings(r, ["A", "B"], hands)
+    assert res.tied == ("A", "B") or set(res.tied) == {"A", "B"}
+    assert (res.winners, res.decided_by, res.tie_hand) == (("A",), "tie_hand", deciding)
+    assert {s.player: s.tie_score for s in res.standings} == {"A": 0, "B": 20}
 
 
 def test_replayed_last_hand_breaks_a_liverpool_tie():

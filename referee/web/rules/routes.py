@@ -221,9 +221,11 @@ def comparison_rows() -> list[dict[str, Any]]:
     for name in OPTIONS:
         if all(name in f.defaults for f in fams) and name not in shown_apart:
             row(option_label(name), {f.id: option_value(name, f.defaults[name], f) for f in fams}, silent=name)
-    tie = {"last_hand": gettext("lowest score in the last hand"), "replay": gettext("replay the last hand"),
-           "shared": gettext("shared win")}
-    row(gettext("Ties"), {f.id: _one_then_another([tie[s] for s in f.tie_break]) for f in fams}, silent="tie_break")
+    def tie(f: Family, step: str) -> str:
+        return {"tie_hand": gettext("lowest score in hand %(n)s", n=resolve(f.id).tie_hand),
+                "replay": gettext("replay the last hand"), "shared": gettext("shared win")}[step]
+
+    row(gettext("Ties"), {f.id: _one_then_another([tie(f, s) for s in f.tie_break]) for f in fams}, silent="tie_break")
     side = {"left": gettext("left of the dealer"), "right": gettext("right of the dealer")}
     row(gettext("Who cuts"), {f.id: side[f.cut] for f in fams}, silent="cut")
     row(gettext("Who plays first"), {f.id: side[f.first_player] for f in fams}, silent="first_player")
@@ -240,7 +242,14 @@ def comparison_rows() -> list[dict[str, Any]]:
                                              "in turn order")}
     row(gettext("Who gets a discard several players want"), {f.id: who[f.buy_priority] for f in fams},
         silent="buy_priority")
-    row(gettext("Variants"), {f.id: ", ".join(_variant_words(f, v) for v in f.variants) for f in fams})
+    # one name, different games ("May I?", "Shanghai"): each said with what it changes in its family
+    changes: dict[str, set[str]] = {}
+    for f in fams:
+        for v in f.variants:
+            changes.setdefault(v.name, set()).add(repr(sorted(v.options.items())))
+    ambiguous = {name for name, kinds in changes.items() if len(kinds) > 1}
+    row(gettext("Variants"), {f.id: "; ".join(_variant_words(f, v, v.name in ambiguous) for v in f.variants)
+                              for f in fams})
     return rows
 
 
@@ -252,8 +261,10 @@ def _hands_words(fam: Family) -> str:
     return gettext("%(n)s (variants: %(others)s)", n=default, others=", ".join(map(str, others)))
 
 
-def _variant_words(fam: Family, v: Any) -> str:
+def _variant_words(fam: Family, v: Any, explained: bool = False) -> str:
     name = gettext(v.name)
+    if explained:  # (a name other families give to another variant)
+        name = gettext("%(variant)s (%(what)s)", variant=name, what=gettext(v.help).rstrip("."))
     if v.named_by:
         return gettext("%(variant)s (named in the %(family)s document)", variant=name,
                        family=FAMILIES[v.named_by].name)

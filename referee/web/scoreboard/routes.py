@@ -237,7 +237,8 @@ def outcome_words(st: Any) -> dict[str, str]:
     winners = in_a_list(list(r.winners))
     tied = in_a_list(list(r.tied))
     total = by[r.winners[0]].total
-    last = ", ".join(f"{p} {by[p].last_hand}" for p in r.tied)
+    last = ", ".join(f"{p} {by[p].tie_score}" for p in r.tied)
+    n = r.tie_hand
     if len(r.winners) == 1:
         headline = gettext("%(name)s wins.", name=r.winners[0])
     elif r.decided_by == "shared":
@@ -246,21 +247,21 @@ def outcome_words(st: Any) -> dict[str, str]:
         headline = gettext("Tie between %(names)s.", names=winners)
     if r.decided_by == "total":
         why = gettext("Lowest total: %(total)s points.", total=total)
-    elif r.decided_by == "last_hand":
-        why = gettext("%(names)s tied on %(total)s points; the lowest score in the last hand breaks the tie "
-                      "(%(scores)s).", names=tied, total=total, scores=last)
+    elif r.decided_by == "tie_hand":
+        why = gettext("%(names)s tied on %(total)s points; the lowest score in hand %(n)s breaks the tie "
+                      "(%(scores)s).", names=tied, total=total, scores=last, n=n)
     elif r.decided_by == "shared":
-        why = gettext("%(names)s tied on %(total)s points and scored the same in the last hand (%(scores)s): "
+        why = gettext("%(names)s tied on %(total)s points and scored the same in hand %(n)s (%(scores)s): "
                       "under the %(family)s rules they share the win.", names=tied, total=total, scores=last,
-                      family=st.rules.family.name)
+                      family=st.rules.family.name, n=n)
         if st.ended_early and "replay" in st.rules.family.tie_break:
             why += " " + gettext("A game ended early is not replayed.")
     elif r.decided_by == "replay":
-        why = gettext("%(names)s are still tied after the last hand (%(total)s points; %(scores)s): replay the "
-                      "last hand to decide.", names=tied, total=total, scores=last)
+        why = gettext("%(names)s are still tied after hand %(n)s (%(total)s points; %(scores)s): replay the "
+                      "last hand to decide.", names=tied, total=total, scores=last, n=n)
     else:  # "replayed"
-        why = gettext("%(names)s tied on %(total)s points and on the last hand; the replayed last hand decided.",
-                      names=tied, total=total)
+        why = gettext("%(names)s tied on %(total)s points and in hand %(n)s; the replayed last hand decided.",
+                      names=tied, total=total, n=n)
     return {"headline": headline, "why": why}
 
 
