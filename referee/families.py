@@ -230,7 +230,9 @@ class Family:
     # the contract whose hand's scores break a tie: the documents' «séptima mano», «ronda 7» (hand 7 of seven,
     # nine or eight; the last of a five-hand game, which plays contract 7 last)
     tie_hand: int = 7
-    silent: frozenset[str] = field(default_factory=frozenset)  # facts the document does not state
+    # facts the document does not state (house-rule names, and: "tie_break", "cut", "first_player", "first_dealer",
+    # "buy_priority", "extra_hand_deal", "runs_of_a_suit": whether two runs of one suit may continue each other)
+    silent: frozenset[str] = field(default_factory=frozenset)
     shorthand: bool = False  # the document writes contracts in score-sheet shorthand (G-G, G-E, … E7)
 
     def variant(self, vid: str) -> Variant:
@@ -329,7 +331,7 @@ LIVERPOOL = Family(
     # a tie («se repite la última mano o se comparan … la séptima mano»: compared first here), leaving its house
     # rule on wild cards in a run off, and no exact-cut bonus (another document's)
     silent=frozenset({"first_dealer", "stock_exhausted", "lay_off_same_turn", "extra_hand_deal", "tie_break",
-                      "run_max_wilds_per_4", "exact_cut_bonus"}),
+                      "run_max_wilds_per_4", "exact_cut_bonus", "runs_of_a_suit"}),
     shorthand=True,
 )
 
@@ -367,7 +369,8 @@ PROGRESSIVE = Family(
     # "only the exact contract" is read as exact melds, going down once
     # (lay-off «en los turnos siguientes», not in the turn of going down: stated)
     silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
-                      "joker_swap", "stock_exhausted", "contract_extra_cards", "extra_hand_deal", "buy_priority"}),
+                      "joker_swap", "stock_exhausted", "contract_extra_cards", "extra_hand_deal", "buy_priority",
+                      "runs_of_a_suit"}),
 )
 
 CONTRACT = Family(
@@ -402,7 +405,7 @@ CONTRACT = Family(
     buy_priority="turn_free_then_nearest",
     silent=frozenset({"set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position",
                       "joker_swap", "stock_exhausted", "buy_limit", "tie_break", "cut", "first_player",
-                      "first_dealer"}),
+                      "first_dealer", "runs_of_a_suit"}),
 )
 
 FAMILIES: dict[str, Family] = {f.id: f for f in (LIVERPOOL, PROGRESSIVE, CONTRACT)}

@@ -12,7 +12,7 @@ axe = Axe()
 # every screen: static pages, then the scoreboard's (made by the fixture below)
 PAGES = ["/", "/rules", "/rules/liverpool", "/rules/progressive?lang=es", "/rules/contract?lang=de",
          "/rules/compare?lang=pt", "/rules/search?q=joker", "/referee/check", "/referee/arrange", "/referee/layoff",
-         "/referee/swap", "/referee/buy", "/new", "/games", "/import"]
+         "/referee/swap", "/referee/buy", "/referee/table", "/new", "/games", "/import"]
 GAME_PAGES = ["{edit}", "{view}", "{edit}/history", "{edit}/share", "{edit}/sheet", "{edit}/hands/1", "{done}",
               "{edit}/players", "{done}/players", "/g/no-such-game?lang=de", "{group}", "{group_view}", "{group}/new",
               "{group}/share"]
@@ -38,8 +38,8 @@ SMALL_TARGETS = """
 
 
 # the pages a table uses most, checked in each of the four languages (the others in one)
-EVERY_LANGUAGE = ["{edit}", "{view}", "{edit}/share", "/referee/check", "/referee/arrange", "{group}", "{group_view}",
-                  "/new", "{group}/new", "/rules", "/rules/liverpool", "/rules/compare"]
+EVERY_LANGUAGE = ["{edit}", "{view}", "{edit}/share", "/referee/check", "/referee/arrange", "/referee/table", "{group}",
+                  "{group_view}", "/new", "{group}/new", "/rules", "/rules/liverpool", "/rules/compare"]
 LANGUAGES = ["en", "es", "pt", "de"]
 # axe's rules that are not run unless asked: a control whose name does not contain the words it shows
 AXE_OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}

@@ -172,3 +172,26 @@ def test_tabs_keep_the_table(page, live_server):
     page.goto(f"{live_server}/referee/check?lang=en&family=contract&hand=4&players=5")
     page.get_by_role("link", name="Lay off").click()
     assert page.input_value("#family") == "contract" and page.input_value("#hand") == "4"
+
+
+@pytest.mark.parametrize("lang, yes, no", [("es", "Sí: en cuanto tu contrato", "No: colocas cartas"),
+                                           ("de", "Ja: Sobald dein Kontrakt", "Nein: Du legst ab deinem")])
+def test_this_tables_rules_follow_a_house_rule(page, live_server, lang, yes, no):
+    """From a game, one tap opens each dispute answered for its table; a house rule changed there changes the
+    answer at once."""
+    game = page.request.post(f"{live_server}/api/v1/games", data={
+        "ruleset": "liverpool", "players": ["Ana", "Beto", "Carla", "Dani"]}).json()
+    page.goto(f"{live_server}/g/{game['edit_token']}?lang={lang}")
+    page.click(".game-links a[href*='/referee/table']")
+    answer = page.locator("#q-lay-off-same-turn dd p").first
+    assert answer.inner_text().startswith(yes)
+    assert page.locator(".table-rules .ruling").count() >= 14
+    assert page.locator("#q-lay-off-same-turn .house-note").count() == 1  # the document leaves it to the table
+    shot(page, f"table-rules-{lang}")
+    page.select_option("select[name=opt_lay_off_same_turn]", "no")
+    page.click("button.primary")
+    page.wait_for_function("() => document.querySelector('#q-lay-off-same-turn dd p').textContent.startsWith("
+                           f"{no!r})")
+    assert page.locator("#q-lay-off-same-turn .house-note").inner_text().strip() != ""
+    assert fits_phone(page)
+    shot(page, f"table-rules-changed-{lang}")

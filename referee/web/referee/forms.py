@@ -77,4 +77,5 @@ class BuyForm(TableForm):
     shanghai = BooleanField(_l("Someone called \"Shanghai\""))
 
 
-FORMS = {"check": CheckForm, "arrange": ArrangeForm, "layoff": LayoffForm, "swap": SwapForm, "buy": BuyForm}
+FORMS = {"check": CheckForm, "arrange": ArrangeForm, "layoff": LayoffForm, "swap": SwapForm, "buy": BuyForm,
+         "table": TableForm}  # (this table's rulings: the table's settings are all they ask)

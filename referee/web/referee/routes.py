@@ -19,7 +19,7 @@ from ... import arrange as arrange_mod
 from ... import contracts, table
 from ...cards import Card, CardError
 from ...errors import RefereeError
-from ...families import FAMILIES, REFEREE, Family, Rules, resolve
+from ...families import FAMILIES, REFEREE, SETUP, Family, Rules, resolve
 from ...i18n import N_
 from ...melds import analyze
 from ...verdicts import CONTRACT_CODES
@@ -32,17 +32,19 @@ from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import rule_title, rule_url
 from ..words import contract_words, in_a_list
 from .forms import FORMS, ArrangeForm, BuyForm, CheckForm, LayoffForm, PickerForm, SwapForm, TableForm, as_int
+from .table_rules import answers
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 public.ruling(bp)  # its forms ask for rulings: they change nothing
 
-MODES = ("check", "arrange", "layoff", "swap", "buy")
+MODES = ("check", "arrange", "layoff", "swap", "buy", "table")
 MODE_TITLES = {
     "check": N_("Check melds"),
     "arrange": N_("Can I go down?"),
     "layoff": N_("Lay off"),
     "swap": N_("Joker swap"),
     "buy": N_("Who gets the discard?"),
+    "table": N_("This table's rules"),
 }
 
 
@@ -284,11 +286,24 @@ def page(mode: str) -> Response:
     else:  # a link presets the table (and any field) through its query string
         form = FORMS[mode](formdata=None, data=_preset_data(FORMS[mode], request.args))
     fam = _family(form)
-    rules_form = house.house_rules_form(REFEREE, fam, request.form if request.method == "POST" else request.args)
+    # (this table's rulings answer for every house rule a game can set, the setup screen's; a ruling, for its own)
+    screen = SETUP if mode == "table" else REFEREE
+    rules_form = house.house_rules_form(screen, fam, request.form if request.method == "POST" else request.args)
     outcome: Outcome | None = None
     error: str | None = None
     error_field: str | None = None
-    if request.method == "POST":
+    table: list[dict[str, Any]] | None = None
+    if mode == "table":  # the answers are the page: drawn at once for the table the link or the form sets
+        if request.method == "POST" and not form.validate():
+            error_field, msgs = next(iter(form.errors.items()))
+            error = (error_text("form_expired") if error_field == "csrf_token"
+                     else f"{getattr(form, error_field).label.text}: {msgs[0]}")
+        else:
+            try:
+                table = answers(_rules(form, rules_form))
+            except RefereeError as e:
+                error, error_field = error_text(e.code, e.params), e.field
+    elif request.method == "POST":
         if not form.validate():
             first = next(iter(form.errors.items()))
             error_field, msgs = first[0], first[1]
@@ -301,7 +316,8 @@ def page(mode: str) -> Response:
             except RefereeError as e:
                 error, error_field = error_text(e.code, e.params), e.field
     context = dict(mode=mode, modes=MODES, titles=MODE_TITLES, form=form, fam=fam, families=FAMILIES,
-                   outcome=outcome, error=error, error_field=error_field, chosen_variants=set(form.variants.data),
+                   outcome=outcome, table=table, error=error, error_field=error_field,
+                   chosen_variants=set(form.variants.data),
                    house=rules_form, preset=_preset_query(form, rules_form),
                    picker_facts=_picker_facts(form, rules_form, mode), examples=_examples(),
                    gone_down=form.gone_down.data or "")

@@ -220,7 +220,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     pairs: list[tuple[str, Any]] = [("family", game.family), ("hand", st.current or len(st.rules.hands)),
                                     ("players", len(st.names))]
     pairs += [("variants", v) for v in game.variants]
-    pairs += house.link_query(REFEREE, st.rules.family, game.options)
+    pairs += house.link_query(SETUP if mode == "table" else REFEREE, st.rules.family, game.options)
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
