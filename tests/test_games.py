@@ -27,7 +27,8 @@ def record(client, game, hand, out, leftovers, token=None):
 class TestCreate:
     def test_created(self, client):
         g = create(client)
-        assert set(g) == {"id", "edit_token", "view_token", "edit_url", "view_url"}
+        assert set(g) == {"id", "edit_token", "view_token", "players", "edit_url", "view_url"}
+        assert g["players"] == PLAYERS
         assert len(g["edit_token"]) >= 22 and g["edit_token"] != g["view_token"]  # ≥128 bits each
         state = client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json
         assert state["players"] == PLAYERS and state["current_hand"] == 1 and state["dealer"] == "Ann"

@@ -247,15 +247,25 @@ class TestStats:
         assert frozenset({"Ben", "Dee"}) not in h2h and len(h2h) == 3  # only games played to the end count
         assert [g["winners"] for g in state["games"]] == [["Ann"], []]
 
-    def test_a_game_ended_early_counts_no_win(self, client, evening):
+    def test_a_game_ended_early_counts_as_its_screen_shows_it(self, client, evening):
+        """The table stopped after hand 2: the game's screen crowns its leader, so the group counts that win
+        (decided once for every column: docs/decisions.md), and its list says so in the same words."""
         group, _, second = evening
         r = client.post(f"/api/v1/games/{second['id']}/end", json={}, headers=auth(second["edit_token"]))
         assert r.status_code in (200, 201), r.json
+        game_page = client.get(f"/g/{second['view_token']}").get_data(as_text=True)
+        assert "Ben wins." in game_page
         state = group_state(client, group)
         ben, dee = player(state, "Ben"), player(state, "Dee")
-        assert (ben["finished"], ben["wins"], dee["finished"], dee["wins"]) == (1, 0, 0, 0)
-        assert (dee["hands"], dee["times_out"]) == (2, 1)  # its hands still count
-        assert [g["winners"] for g in state["games"]] == [["Ann"], []]
+        assert (ben["finished"], ben["wins"], dee["finished"], dee["wins"]) == (2, 1, 1, 0)
+        assert (dee["hands"], dee["times_out"]) == (2, 1)  # its hands count
+        assert [g["winners"] for g in state["games"]] == [["Ann"], ["Ben"]]
+        assert [g["ended_early"] for g in state["games"]] == [False, True]
+        html = client.get(f"/groups/{group['view_token']}").get_data(as_text=True)
+        assert "★ Ben wins. Ended after hand 2 of 7." in html and "tied" not in html
+        for p in state["players"]:  # a rate never divides by another count than the one shown
+            assert p["win_rate"] is None or 0 <= p["win_rate"] <= 1
+            assert p["win_rate"] is None or p["win_rate"] == round(p["wins"] / p["finished"], 4)
 
     def test_one_family(self, client, evening):
         group, *_ = evening
@@ -349,7 +359,7 @@ class TestStats:
         group, *_ = evening
         html = client.get(f"/groups/{group['view_token']}").get_data(as_text=True)
         assert html.count('class="chart player-chart"') == 4 and "<script>" not in html.split("<main")[1]
-        assert "Head to head" in html and "winner: Ann" in html and "hand 3 of 7" in html
+        assert "Head to head" in html and "★ Ann wins." in html and "hand 3 of 7" in html
         assert "<polyline" in html
 
 
@@ -609,3 +619,51 @@ class TestDoubleTaps:
             games = db.session.execute(db.select(Game.id)).scalars().all()
             linked = set(db.session.execute(db.select(GroupGame.game_id)).scalars().all())
             assert set(games) <= linked  # no game outside its group
+
+
+class TestOnePersonWhateverTheCase:
+    """A group treats "ana" and "Ana" as one person: so do its games, through the API and the pages."""
+
+    def test_the_api_answers_with_the_rosters_spelling_and_takes_any_case(self, client):
+        group = make_group(client)
+        client.post(f"/groups/{group['edit_token']}/roster", data={"name": "Ana"})
+        game = start(client, group, ["ana", "Beto", "Carla"])
+        assert game["players"] == ["Ana", "Beto", "Carla"]  # as stored, and said so
+        record(client, game, 1, "ana", {"beto": ["K"], " CARLA ": ["7"]})
+        r = client.post(f"/api/v1/games/{game['id']}/buys", json={"hand": 2, "player": "ANA"},
+                        headers=auth(game["edit_token"]))
+        assert r.status_code == 201 and r.json["added"]
+        r = client.put(f"/api/v1/games/{game['id']}/hands/1", json={"out": "BETO", "leftovers": {
+            "ana": ["Q"], "carla": ["7"]}}, headers=auth(game["edit_token"]))
+        assert r.status_code == 200, r.json
+        exported = client.get(f"/g/{game['edit_token']}/export.json").get_json()
+        exported["players"] = ["Ana", "Beto", "Carla"]
+        for h in exported["hands"]:  # an export edited by hand in another case imports as the same people
+            h["leftovers"] = {k.lower(): v for k, v in h["leftovers"].items()}
+            h["penalties"] = {k.upper(): v for k, v in h["penalties"].items()}
+            h["out"] = h["out"].lower()
+        exported["buys"] = [{**b, "player": b["player"].lower()} for b in exported["buys"]]
+        r = client.post("/import", data={"json": json.dumps(exported)})
+        assert r.status_code == 302, r.get_data(as_text=True)[-500:]
+        imported = client.get(r.location + "/export.json").get_json()
+        assert imported["totals"] == client.get(f"/g/{game['edit_token']}/export.json").get_json()["totals"]
+        assert len(imported["buys"]) == 1
+
+    def test_a_rename_in_a_groups_game_renames_the_person_in_the_group(self, client):
+        group = make_group(client)
+        first = start(client, group, ["Ana", "Beto", "Carla"])
+        record(client, first, 1, "Ana", {"Beto": ["K"], "Carla": ["7"]})
+        second = start(client, group, ["Ana", "Beto", "Dani"])
+        record(client, second, 1, "Beto", {"Ana": ["Q"], "Dani": ["7"]})
+        version = client.get(f"/api/v1/games/{first['id']}", headers=auth(first["edit_token"])).json["version"]
+        r = client.post(f"/g/{second['edit_token']}/players/rename", data={"seat": "0", "name": "Anna"})
+        assert r.status_code == 302
+        state = group_state(client, group)
+        assert "Anna" in state["roster"] and "Ana" not in state["roster"]
+        assert player(state, "Anna")["games"] == 2 and all(p["name"] != "Ana" for p in state["players"])
+        again = client.get(f"/api/v1/games/{first['id']}", headers=auth(first["edit_token"])).json
+        assert again["players"][0] == "Anna" and again["version"] > version  # its phones are told
+        # renamed to another person of the roster: that seat becomes them, nobody else is renamed
+        r = client.post(f"/g/{second['edit_token']}/players/rename", data={"seat": "2", "name": "carla"})
+        state = group_state(client, group)
+        assert player(state, "Carla")["games"] == 2 and "Dani" in state["roster"]

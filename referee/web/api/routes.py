@@ -411,6 +411,7 @@ def create_game(data: dict[str, Any]) -> Any:
         game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                           need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
+                    "players": [p.name for p in game.players],  # as stored: a group's roster spells its people
                     "edit_url": public.external_url("games.play", token=edit),
                     "view_url": public.external_url("games.play", token=game.view_token)}), 201
 
@@ -422,7 +423,7 @@ def get_game(game_id: str) -> Any:
 
 
 def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
-    seat = {p.name: p.seat for p in game.players}
+    seat = services.Seats(game.players)
     out = data.get("out")
     if out is not None and not isinstance(out, str):
         raise Refusal("wrong_type", "out", expected=N_("a name"))
@@ -518,7 +519,7 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
-    seat = {p.name: p.seat for p in game.players}
+    seat = services.Seats(game.players)
     player = need(data, "player")
     if not isinstance(player, str):
         raise Refusal("wrong_type", "player", expected=N_("a name"))

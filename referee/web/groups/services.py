@@ -334,10 +334,12 @@ class GameSummary:
     hands: int
     total_hands: int
     finished: bool
-    counts: bool  # its result counts: finished, decided, not ended early
+    counts: bool  # its result counts: decided (played to its end, or ended early: its standings are its result)
     winners: list[str]
     places: dict[str, int]
     totals: dict[str, int]
+    ended_early: bool = False
+    decided_by: str | None = None  # the engine's word for how the result came (``scoring.Result.decided_by``)
 
     @property
     def deleted(self) -> bool:
@@ -425,15 +427,17 @@ def _stats(group: Group, family: str | None) -> Stats:
         names = [name_of[n] for n in st.names]
         for n in names:
             players.setdefault(n, PlayerStats(n))
-        # a result counts once the game is played to its end and decided (a tie awaiting its replay is not; a
-        # game the table ended early counts no win)
-        counts = (st.finished and not st.ended_early and st.result is not None
-                  and st.result.decided_by != "replay")
-        winners = [name_of[w] for w in st.result.winners] if counts and st.result else []
+        # a result counts once the game is decided, as its screen shows it: played to its end, or ended early by
+        # the table (its standings then are its result, and its leader wins); a tie awaiting its replay is not
+        # decided yet (docs/decisions.md)
+        counts = st.finished and st.result is not None and st.result.decided_by != "replay"
+        # the winners, or the players tied waiting for their replay
+        winners = [name_of[w] for w in st.result.winners] if st.finished and st.result else []
         places = {name_of[s.player]: s.place for s in st.result.standings} if st.result else {}
         ref = GameRef(game.id, game.family, game.created_at, game.view_token, link.deleted_at)
         summary = GameSummary(ref, names, len(st.hands), len(st.rules.hands), st.finished, counts, winners,
-                              places, {name_of[n]: t for n, t in st.totals.items()})
+                              places, {name_of[n]: t for n, t in st.totals.items()}, bool(st.ended_early),
+                              st.result.decided_by if st.finished and st.result else None)
         summaries.append(summary)
         buys = Counter(b.seat for b in game.buys)
         for seat, raw in enumerate(st.names):
@@ -451,7 +455,8 @@ def _stats(group: Group, family: str | None) -> Stats:
                 p.finished += 1
                 p.wins += name_of[raw] in winners
             if scores:
-                p.series.append({"game": summary, "average": sum(scores) / len(scores), "won": name_of[raw] in winners})
+                p.series.append({"game": summary, "average": sum(scores) / len(scores),
+                                 "won": counts and name_of[raw] in winners})
         if counts:
             for i, a in enumerate(names):
                 for b in names[i + 1:]:
@@ -479,8 +484,9 @@ def stats_json(group: Group, s: Stats, can_edit: bool) -> dict[str, Any]:
         "players": [player_json(p) for p in s.players],
         "games": [{"id": g.game.id, "ruleset": g.game.family, "players": g.names,
                    "created_at": g.game.created_at.isoformat() if g.game.created_at else None,
-                   "hands": g.hands, "finished": g.finished, "counts": g.counts, "winners": g.winners,
-                   "totals": g.totals, "deleted": g.deleted,
+                   "hands": g.hands, "finished": g.finished, "counts": g.counts,
+                   "winners": g.winners if g.counts else [], "tied": [] if g.counts else g.winners,
+                   "ended_early": g.ended_early, "totals": g.totals, "deleted": g.deleted,
                    "view_token": None if g.deleted else g.game.view_token} for g in s.games],
         "head_to_head": [{"players": [a, b], "ahead": {a: x, b: y}} for a, b, x, y in s.pairs()],
         "can_edit": can_edit,

@@ -47,6 +47,7 @@ from ..models import (
     Game,
     GroupGame,
     Hand,
+    Member,
     Player,
     Result,
     db,
@@ -89,6 +90,27 @@ def clean_names(names: Any, fam_id: str) -> list[str]:
     if not fam.players[0] <= len(out) <= fam.players[1]:
         raise Refusal("players_out_of_range", "players", status=422, minimum=fam.players[0], maximum=fam.players[1])
     return out
+
+
+class Seats(dict[str, int]):
+    """A game's seats by its players' names, as a client may write a name: in any case and with any spacing
+    ("ana", " ANA "), since no two players of a game differ only in that (``clean_names``)."""
+
+    def __init__(self, players: Any) -> None:
+        super().__init__((p.name, p.seat) for p in players)
+        self._folded = {_fold(p.name): p.seat for p in players}
+
+    def __missing__(self, name: object) -> int:
+        if isinstance(name, str) and _fold(name) in self._folded:
+            return self._folded[_fold(name)]
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or (isinstance(name, str) and _fold(name) in self._folded)
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
 
 
 def _printable(text: str) -> str:
@@ -999,7 +1021,33 @@ def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> b
         player.name = new
         db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
                               after={"name": new}))
+        _renamed_in_group(game, old, new)
     return True
+
+
+def _renamed_in_group(game: Game, old: str, new: str) -> None:
+    """A rename in a group's game is a typo fixed: the person is renamed in the group, on its roster and in its
+    other games (so that the group's figures keep one person), and those games' pages are told (their version
+    moves on). Where the new name is already another person of the roster, this seat becomes that person and
+    nobody else is renamed."""
+    link = db.session.get(GroupGame, game.id)
+    if link is None:
+        return
+    old_key, new_key = old.casefold(), new.casefold()
+    members = db.session.execute(select(Member).where(Member.group_id == link.group_id)).scalars().all()
+    person = next((m for m in members if m.key == old_key), None)
+    if person is None or (new_key != old_key and any(m.key == new_key for m in members)):
+        return
+    person.name, person.key = new, new_key
+    others = select(GroupGame.game_id).where(GroupGame.group_id == link.group_id, GroupGame.game_id != game.id)
+    moved = set()
+    for p in db.session.execute(select(Player).where(Player.game_id.in_(others))).scalars():
+        if p.name.casefold() == old_key:
+            p.name = new
+            moved.add(p.game_id)
+    if moved:
+        db.session.execute(update(GAMES).where(GAMES.c.id.in_(moved))
+                           .values(version=GAMES.c.version + 1, updated_at=now()))
 
 
 def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
@@ -1162,7 +1210,7 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
     """The export played back through the checks live entry makes, in memory (nothing is read from the database
     or written to it): the rows to write."""
     rules = rules_of(game)
-    seat = {p.name: p.seat for p in game.players}
+    seat = Seats(game.players)
     hands, buys, downs = data.get("hands") or [], data.get("buys") or [], data.get("down") or []
     if not all(isinstance(x, list) for x in (hands, buys, downs)) or len(hands) + len(buys) + len(downs) > \
             MAX_IMPORT_ITEMS:
@@ -1232,10 +1280,11 @@ def _play_back_hand(game: Game, rules: Rules, seat: dict[str, int], h: Any, know
     if not isinstance(exact_cut, bool) or not isinstance(leftovers, dict) or not isinstance(penalties, dict):
         raise ValueError(h)
     entries = {}
+    typed = {seat[name]: total for name, total in penalties.items()}  # (a name in any case: ``Seats``)
     for name, cards in leftovers.items():
         if cards is None:  # a typed total (the bonus, if any, was taken off it when it was recorded)
-            cut_exactly = exact_cut and name == cutter_of(game, number)
-            entries[seat[name]] = entry(total=typed_total(rules, _whole(penalties[name]), cut_exactly))
+            cut_exactly = exact_cut and seat[name] == seat[cutter_of(game, number)]
+            entries[seat[name]] = entry(total=typed_total(rules, _whole(typed[seat[name]]), cut_exactly))
         elif isinstance(cards, list) and all(isinstance(c, str) for c in cards) and len(cards) <= 60:
             entries[seat[name]] = entry(cards)
         else:
