@@ -252,9 +252,9 @@ def test_the_write_limit_counts_a_write_in_one_statement_whatever_its_rates(app,
     assert len(seen) <= 7, seen
 
 
-def test_on_postgresql_a_statement_used_again_is_prepared_with_a_generic_plan(app, client):
-    """PostgreSQL plans each statement once: psycopg prepares it on its second use on a connection, and the
-    connection asks for generic plans, so a poll's version read is not planned again on every poll."""
+def test_on_postgresql_a_statement_used_again_is_prepared(app, client):
+    """PostgreSQL parses each statement once a connection: psycopg prepares it on its second use, so a poll's
+    version read is not parsed again on every poll."""
     with app.app_context():
         engine = db.engine
     if engine.dialect.name != "postgresql":
@@ -264,20 +264,18 @@ def test_on_postgresql_a_statement_used_again_is_prepared_with_a_generic_plan(ap
     try:
         conn = raw.driver_connection
         conn.autocommit = True
-        assert conn.execute("SHOW plan_cache_mode").fetchone()[0] == "force_generic_plan"
         for _ in range(3):
             conn.execute("SELECT version FROM games WHERE id = %s", (g["id"],))
-        prepared = conn.execute("SELECT statement, generic_plans FROM pg_prepared_statements").fetchall()
+        prepared = conn.execute("SELECT statement FROM pg_prepared_statements").fetchall()
     finally:
         raw.close()
-    assert [p for p in prepared if "FROM games WHERE id" in p[0] and p[1] >= 1], prepared
+    assert [p for p in prepared if "FROM games WHERE id" in p[0]], prepared
 
 
-def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_database(app, client):
-    """A plan is kept as long as its connection (until the statistics are gathered again): one made while the
-    tables were nearly empty must not read whole tables, or a new server's first busy minutes read every row of
-    them on every poll and save. The app's connections ask the planner not to where an index finds the rows
-    (``enable_seqscan``), and every hot statement has such an index."""
+def test_on_postgresql_the_hot_statements_have_an_index_to_find_their_rows(app, client):
+    """Every hot statement (a poll's version read, a board's, a save's) can find its rows by an index: asked not
+    to read whole tables, the planner finds a way for each. (The app's connections leave the planner to its own
+    choices: at a real evening's load it chose well enough, docs/bench.md.)"""
     import json
 
     from referee.web.scoreboard import services
@@ -295,7 +293,7 @@ def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_data
     try:
         conn = raw.driver_connection
         conn.autocommit = True
-        assert conn.execute("SHOW enable_seqscan").fetchone()[0] == "off"
+        conn.execute("SET enable_seqscan = off")  # (this test's connection only)
         whole = []
         for statement in statements:
             compiled = driver._compiled(engine.dialect, statement)
@@ -304,6 +302,4 @@ def test_on_postgresql_the_hot_statements_find_their_rows_by_index_on_a_new_data
                 whole.append(compiled[0][:60])
     finally:
         raw.close()
-    # (without the setting, the planner reads these tables whole while they are nearly empty: how much so depends
-    # on the statistics the rest of the test run left, so that is not asserted here)
     assert not whole, whole

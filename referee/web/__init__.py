@@ -24,11 +24,9 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "manifest-src 'self'; worker-src 'self'")
 
 
-# PostgreSQL: psycopg prepares a statement on its second use on a connection (its default: the sixth). It drops a
-# connection's prepared statements after every rollback (a double save's, for one), and the database planned
-# each statement again, on every use, until it was prepared again; with the generic plans of
-# ``models._generic_plans`` this halved the database's CPU for a save and its table's polls. A proxy pooling
-# connections by transaction must carry prepared statements over (PgBouncer 1.21 or later with
+# PostgreSQL: psycopg prepares a statement on its second use on a connection (its default: the sixth), so that the
+# database parses and plans a poll's read once, not at every poll; the planner itself is left to its defaults. A
+# proxy pooling connections by transaction must carry prepared statements over (PgBouncer 1.21 or later with
 # ``max_prepared_statements``), or ``prepare_threshold: None`` in the instance's ``connect_args`` turns them off.
 PREPARE_AFTER = 1
 

@@ -291,27 +291,6 @@ def _sqlite_pragmas(dbapi_connection, connection_record):  # type: ignore[no-unt
     cursor.close()
 
 
-@event.listens_for(Engine, "connect")
-def _generic_plans(dbapi_connection, connection_record):  # type: ignore[no-untyped-def]
-    """PostgreSQL: a prepared statement is planned once, when it is prepared, not again for each use (its
-    ``plan_cache_mode``). Every statement the app sends looks rows up by a key, where the generic plan is the
-    one a custom plan would find; PostgreSQL's default planned each of them anew for five uses after each
-    prepare, and psycopg prepares again after every rollback (``create_app``).
-
-    And a plan does not read a whole table where an index finds the rows (``enable_seqscan``): a plan is kept
-    for as long as the connection lives, until the table's statistics are gathered again, and one made while
-    the tables were nearly empty (a new database, its first minutes) read every row of them on every use. The
-    load test on a new database met that: a board's hands and results took 0.56 ms of the database's time on
-    average, a hash join over the whole results table; planned that way on empty tables and then used at 48,000
-    results it took 7.0 ms, where the index takes 0.16 ms whatever the table's size. Where no index serves a
-    statement, it still reads the table."""
-    if is_sqlite(dbapi_connection):
-        return
-    with each_statement_commits(dbapi_connection):
-        dbapi_connection.execute("SET plan_cache_mode = force_generic_plan")
-        dbapi_connection.execute("SET enable_seqscan = off")
-
-
 # A connection a server's pool has held idle for this long is checked (a round trip) before it is used again.
 PING_AFTER = 5.0
 
