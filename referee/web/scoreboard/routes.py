@@ -384,7 +384,7 @@ def _board_headers(resp: Response, tag: str) -> Response:
 def board_headers(tag: str) -> list[tuple[str, str]]:
     """A board may be kept, but never shown again without asking (no-cache): each poll asks with its ETag. It is
     the reader's own (private): its forms hold the reader's session token, its links the game's token."""
-    return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie, Accept-Language")]
+    return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie, Accept-Language, Accept-Encoding")]
 
 
 def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
