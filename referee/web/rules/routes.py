@@ -10,7 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from markupsafe import Markup, escape
 
 from ... import rulebook
@@ -18,7 +27,6 @@ from ...families import FAMILIES, OPTIONS, Contract, Family, facts, resolve
 from ...search import Doc, Index
 from .. import assets
 from ..i18n import gettext, in_language, lang, language_names, number, rank_letters
-from ..urls import kept_url
 from ..words import contract_shorthand, contract_words, in_a_list, option_label, option_value, span
 from .forms import SearchForm
 
@@ -27,9 +35,8 @@ bp = Blueprint("pages", __name__)
 
 def rule_url(family: str, anchor: str, **query: Any) -> str:
     """The link to one rule of a family's rules page; every rule link is built here (templates through the
-    ``rule_link`` macro of ``_rule.html``). A verdict cites several rules and the same few links come again and
-    again (``urls.kept_url``)."""
-    return kept_url("pages.rules_page", family=family, **query) + "#" + anchor
+    ``rule_link`` macro of ``_rule.html``)."""
+    return url_for("pages.rules_page", family=family, **query) + "#" + anchor
 
 
 @lru_cache(maxsize=None)

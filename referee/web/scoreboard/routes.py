@@ -43,7 +43,6 @@ from ..i18n import gettext, lang, message, select_locale
 from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
-from ..urls import kept_url
 from ..words import contract_words, in_a_list
 from . import services
 from .boards import BoardFiles, Boards, board_folder, marks
@@ -210,9 +209,8 @@ def _release() -> str:
 
 @bp.app_template_global()
 def game_url(endpoint: str, token: str) -> str:
-    """The address of one of a game's pages for a link's token (``games.<endpoint>``): a board draws up to a
-    dozen of these on every change (``urls.kept_url``)."""
-    return kept_url("games." + endpoint, token=token)
+    """The address of one of a game's pages for a link's token (``games.<endpoint>``)."""
+    return url_for("games." + endpoint, token=token)
 
 
 def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
@@ -224,7 +222,7 @@ def referee_url(game: Any, st: Any, mode: str = "check", **extra: str) -> str:
     if st.down:
         pairs.append(("gone_down", ", ".join(n for n in st.names if n in st.down)))
     pairs += list(extra.items())
-    return kept_url("referee.page", mode=mode) + "?" + urlencode(pairs)
+    return url_for("referee.page", mode=mode) + "?" + urlencode(pairs)
 
 
 def outcome_words(st: Any) -> dict[str, str]:
