@@ -17,6 +17,7 @@ from datetime import timezone
 from functools import lru_cache
 from typing import Any
 
+import flask_babel
 from babel import Locale, dates, numbers
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, has_request_context, request
@@ -62,89 +63,29 @@ def _best_asked(accepted: str, languages: tuple[str, ...]) -> str:
     return parse_accept_header(accepted, LanguageAccept).best_match(languages) or "en"
 
 
-class _Reader:
-    """The reader's language as flask-babel chose it, and its catalog, kept on the request: a board or a ruling
-    asks for them dozens of times, and flask-babel finds both anew through several context lookups each time."""
-
-    __slots__ = ("code", "catalog")
-
-    def __init__(self, code: str, catalog: NullTranslations) -> None:
-        self.code, self.catalog = code, catalog
-
-
-_SOURCE = _Reader("en", NullTranslations())
-
-
-def _reader() -> _Reader:
-    try:
-        kept = g._get_current_object()
-    except RuntimeError:  # outside an app context there is no reader: the source language
-        return _SOURCE
-    found: _Reader | None = kept.__dict__.get("_reader")
-    if found is None:
-        if not has_request_context():  # a command or a task: flask-babel's default (the source language)
-            locale = get_locale()
-            found = kept._reader = _Reader(str(locale or "en"), get_translations())
-        else:
-            code = select_locale()
-            found = kept._reader = _Reader(code, _catalog_of(code))
-    return found
-
-
-def _catalog_of(code: str) -> NullTranslations:
-    """A language's catalog as flask-babel loads it, kept on the app once it is loaded. The language of a
-    request is ``select_locale``'s, as flask-babel would choose it; asking flask-babel for the locale and the
-    catalog (``get_locale``, ``Locale.parse``, ``get_translations``, a dozen context lookups) cost 20-40 µs a
-    request, a tenth of a ruling's time in the framework."""
-    kept: dict[str, NullTranslations] = current_app.extensions["catalogs"]
-    found = kept.get(code)
-    if found is None:
-        with force_locale(code):
-            found = kept[code] = get_translations()
-    return found
-
-
 @contextmanager
 def in_language(code: str) -> Iterator[None]:
-    """Words in ``code`` within the block (flask-babel's ``force_locale``, and that language's reader in place of
-    the request's): the JSON API's ``"lang"``. The web layer switches language only through this."""
+    """Words in ``code`` within the block (flask-babel's ``force_locale``): the JSON API's ``"lang"``. The web
+    layer switches language only through this."""
     with force_locale(code):
-        kept = g._get_current_object()
-        outside = kept.__dict__.pop("_reader", None)
-        kept._reader = _Reader(code, _catalog_of(code))
-        try:
-            yield
-        finally:
-            kept.__dict__.pop("_reader", None)
-            if outside is not None:
-                kept._reader = outside
+        yield
 
 
 def lang() -> str:
-    return _reader().code
+    """The reader's language, as flask-babel chose it (``select_locale``); English outside a request."""
+    locale = get_locale() if has_request_context() else None
+    return str(locale) if locale is not None else "en"
 
 
 def catalog() -> NullTranslations:
-    """The reader's catalog (what the templates' ``_`` and the gettext family below read)."""
-    return _reader().catalog
+    """The reader's catalog, flask-babel's (what the templates' ``_`` reads)."""
+    return get_translations()
 
 
-# The web layer's gettext family: flask-babel's, with its catalog kept on the request (``catalog``). A ruling's
-# message or a board's words look a catalog up for each string, and flask-babel finds it anew each time (half
-# the cost of a checked meld's answer was finding catalogs).
-def gettext(string: str, **variables: Any) -> str:
-    text = catalog().ugettext(string)
-    return text % variables if variables else text
-
-
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
-    variables.setdefault("num", num)
-    return catalog().ungettext(singular, plural, num) % variables
-
-
-def pgettext(context: str, string: str, **variables: Any) -> str:
-    text = catalog().upgettext(context, string)
-    return text % variables if variables else text
+# The web layer's gettext family is flask-babel's own.
+gettext = flask_babel.gettext
+ngettext = flask_babel.ngettext
+pgettext = flask_babel.pgettext
 
 
 _PLAIN: weakref.WeakKeyDictionary[NullTranslations, dict[str, Markup]] = weakref.WeakKeyDictionary()
@@ -235,13 +176,9 @@ def card_reading() -> Reading:
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters.update(datetimeformat=format_when, dateformat=format_day)
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda s: catalog().ugettext(s), ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
-        pgettext=lambda c, s: catalog().upgettext(c, s),
-        npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n), newstyle=True)
-    # the templates' ``_`` (and ``gettext``): Jinja's newstyle gettext in one call (see ``markup_gettext``)
+    # the templates' ``_`` (and ``gettext``): Jinja's newstyle gettext in one call (see ``markup_gettext``); their
+    # ``ngettext`` and ``pgettext`` are flask-babel's, as it installs them
     app.jinja_env.globals.update(_=markup_gettext, gettext=markup_gettext)
-    app.extensions["catalogs"] = {}
     app.extensions["card_readings"] = card_readings(app.config["BABEL_TRANSLATION_DIRECTORIES"],
                                                     tuple(app.config["LANGUAGES"]))
 
