@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,6 +36,9 @@ sys.path.insert(0, str(ROOT))
 from flask_migrate import upgrade  # noqa: E402
 
 from referee.web import create_app, server  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from loadtest import client_address, free_port, wait_until_listening  # noqa: E402 - (the load test's servers)
 
 TARGET_MS = 100
 CRAFTED = {"decks": 4, "jokers": 8, "joker_points": 99, "wild_ranks": ["JK", "2", "3"], "wild_rank_points": 98,
@@ -104,12 +106,6 @@ def in_process(tmp: str) -> None:
     print(f"  target: each ≤ {TARGET_MS} ms: {'met' if worst <= TARGET_MS else 'NOT met'}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def call(port: int, method: str, path: str, body: object = None, headers: dict | None = None,
          form: dict | None = None, raw: bytes | None = None) -> tuple[int, bytes, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -155,12 +151,7 @@ def beside_a_plain_save(tmp: str) -> None:
     port = free_port()
     proc = subprocess.Popen(server.command(port=port, workers=2), cwd=ROOT, env=env, start_new_session=True)
     atexit.register(lambda: os.killpg(proc.pid, signal.SIGKILL) if proc.poll() is None else None)
-    for _ in range(400):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.05)
+    wait_until_listening(port)
     players = ["Ann", "Ben", "Cy", "Dee"]
     tables = [json.loads(call(port, "POST", "/api/v1/games", {"ruleset": "liverpool", "players": players},
                               _from(i))[1]) for i in range(130)]
@@ -233,7 +224,7 @@ def beside_a_plain_save(tmp: str) -> None:
 
 def _from(n: int) -> dict[str, str]:
     """The header a proxy adds to say which address a request came from: client ``n``'s."""
-    return {"X-Forwarded-For": f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"}
+    return {"X-Forwarded-For": client_address(n)}
 
 
 def main() -> None:

@@ -228,7 +228,7 @@ def save_body(hand: int) -> dict:
 
 async def table(step: Step, ports: list[int], t: int, game: dict, stop: float) -> None:
     state: dict[str, Any] = {"game": game, "hand": 1}
-    address = f"10.{t // 65536 % 256}.{t // 256 % 256}.{t % 256}"
+    address = client_address(t)
 
     async def phone(i: int) -> None:
         conn = Connection(ports[(t + i) % len(ports)], address)
@@ -349,7 +349,7 @@ async def recorded(step: Step, port: int) -> dict[str, list[int]]:
 async def run(step: Step, ports: list[int]) -> dict[str, list[int]]:
     games = []
     for t in range(step.tables):
-        conn = Connection(ports[t % len(ports)], f"10.{t // 65536 % 256}.{t // 256 % 256}.{t % 256}")
+        conn = Connection(ports[t % len(ports)], client_address(t))
         games.append(await step.new_game(conn))
         conn.close()
     async def warm(conn: Connection, g: dict) -> None:
@@ -395,7 +395,7 @@ def server_cpu() -> float:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 def p99(samples: list[float]) -> float:
@@ -468,13 +468,23 @@ def start_servers(env: dict[str, str]) -> tuple[list[subprocess.Popen], list[int
         SERVER_GROUPS.append(servers[-1].pid)  # (a new session: its group is its pid)
         ports.append(port)
     for port in ports:
-        for _ in range(400):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
+        wait_until_listening(port)
     return servers, ports
+
+
+def wait_until_listening(port: int) -> None:
+    """Until a server started on ``port`` accepts connections (20 s at most)."""
+    for _ in range(400):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+
+
+def client_address(n: int) -> str:
+    """Client ``n``'s address, as the proxy in front says it (each table, each attacker an address of its own)."""
+    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
 
 
 def main() -> int:

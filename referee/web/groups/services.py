@@ -50,8 +50,8 @@ def clean(name: Any) -> str:
 
 
 def name_key(name: str) -> str:
-    """One person whatever the case: "ann", "Ann" and "ANN" are the same key."""
-    return clean(name).casefold()
+    """One person whatever the case, as a game knows its players (``games.name_key``), of the cleaned name."""
+    return games.name_key(clean(name))
 
 
 # ------------------------------------------------------------------------------------------------ groups

@@ -229,7 +229,7 @@ def comparison_rows() -> list[dict[str, Any]]:
         if all(name in f.defaults for f in fams) and name not in shown_apart:
             row(option_label(name), {f.id: option_value(name, f.defaults[name], f) for f in fams}, silent=name)
     def tie(f: Family, step: str) -> str:
-        return {"tie_hand": gettext("lowest score in hand %(n)s", n=resolve(f.id).tie_hand),
+        return {"tie_hand": gettext("lowest score in hand %(n)s", n=base[f.id].tie_hand),
                 "replay": gettext("replay the last hand"), "shared": gettext("shared win")}[step]
 
     row(gettext("Ties"), {f.id: _one_then_another([tie(f, s) for s in f.tie_break]) for f in fams}, silent="tie_break")

@@ -98,18 +98,20 @@ class Seats(dict[str, int]):
 
     def __init__(self, players: Any) -> None:
         super().__init__((p.name, p.seat) for p in players)
-        self._folded = {_fold(p.name): p.seat for p in players}
+        self._folded = {name_key(p.name): p.seat for p in players}
 
     def __missing__(self, name: object) -> int:
-        if isinstance(name, str) and _fold(name) in self._folded:
-            return self._folded[_fold(name)]
+        if isinstance(name, str) and name_key(name) in self._folded:
+            return self._folded[name_key(name)]
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return super().__contains__(name) or (isinstance(name, str) and _fold(name) in self._folded)
+        return super().__contains__(name) or (isinstance(name, str) and name_key(name) in self._folded)
 
 
-def _fold(name: str) -> str:
+def name_key(name: str) -> str:
+    """One person whatever the case and spacing: "ann", " ANN " and "Ann" are one key (a game's seats are found
+    by it; a group's roster keeps it, of the name as the group cleans it)."""
     return " ".join(name.split()).casefold()
 
 
@@ -1033,7 +1035,7 @@ def _renamed_in_group(game: Game, old: str, new: str) -> None:
     link = db.session.get(GroupGame, game.id)
     if link is None:
         return
-    old_key, new_key = old.casefold(), new.casefold()
+    old_key, new_key = name_key(old), name_key(new)
     members = db.session.execute(select(Member).where(Member.group_id == link.group_id)).scalars().all()
     person = next((m for m in members if m.key == old_key), None)
     if person is None or (new_key != old_key and any(m.key == new_key for m in members)):
@@ -1042,7 +1044,7 @@ def _renamed_in_group(game: Game, old: str, new: str) -> None:
     others = select(GroupGame.game_id).where(GroupGame.group_id == link.group_id, GroupGame.game_id != game.id)
     moved = set()
     for p in db.session.execute(select(Player).where(Player.game_id.in_(others))).scalars():
-        if p.name.casefold() == old_key:
+        if name_key(p.name) == old_key:
             p.name = new
             moved.add(p.game_id)
     if moved:
