@@ -34,7 +34,6 @@ from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
 from referee.web import create_app, warm  # noqa: E402
 from referee.web.scoreboard import services  # noqa: E402
-from referee.web.scoreboard.boards import shared_memory  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> float:
@@ -105,10 +104,8 @@ def main() -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     tmp = tempfile.mkdtemp()
-    boards = tempfile.mkdtemp(dir=shared_memory())  # (in shared memory where the machine has it, as servers keep them)
-    for folder in (tmp, boards):
-        atexit.register(shutil.rmtree, folder, True)
-    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "BOARD_DIR": boards})
+    atexit.register(shutil.rmtree, tmp, True)
+    app = create_app({"TESTING": False, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"})
     with app.app_context():
         upgrade()
     view, edit = seeded_game(app)

@@ -55,7 +55,6 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from referee.web import server  # noqa: E402 - (the production server's command, from the project beside)
-from referee.web.scoreboard.boards import shared_memory  # noqa: E402
 
 PHONES = int(os.environ.get("LOADTEST_PHONES", 6))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", 20 if os.environ.get("LOADTEST_PROFILE") == "stress" else 50))
@@ -488,17 +487,15 @@ def client_address(n: int) -> str:
 
 
 def main() -> int:
-    # the database (SQLite's) in a folder of its own, and the boards drawn in shared memory where the machine has
-    # it, as the servers keep them by default (``boards.board_folder``); both removed at the end
-    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=shared_memory()) as kept:
-        return load_test(tmp, kept)
+    # the database (SQLite's) in a folder of its own, removed at the end
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_test(tmp)
 
 
-def load_test(tmp: str, board_dir: str) -> int:
+def load_test(tmp: str) -> int:
     random.seed(SEED)
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp}/load.sqlite3"
-    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "loadtest"), TRUST_PROXY="1",
-               BOARD_DIR=board_dir)
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=os.environ.get("SECRET_KEY", "loadtest"), TRUST_PROXY="1")
     if os.environ.get("LOADTEST_RATE_LIMIT"):
         env["RATE_LIMIT_WRITES"] = os.environ["LOADTEST_RATE_LIMIT"]
     bin_dir = Path(sys.executable).parent

@@ -24,19 +24,6 @@ TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "g
           "rate_limits")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _boards_in_the_tests_folder(tmp_path_factory):
-    """Apps and servers the tests start without a board folder of their own keep their boards in the tests'
-    temporary folder, not in the machine's shared memory (``boards.board_folder``: the default)."""
-    before = os.environ.get("BOARD_DIR")
-    os.environ["BOARD_DIR"] = str(tmp_path_factory.mktemp("boards"))
-    yield
-    if before is None:
-        os.environ.pop("BOARD_DIR", None)
-    else:
-        os.environ["BOARD_DIR"] = before
-
-
 def backends():
     yield "sqlite"
     if POSTGRES or os.environ.get("CI") == "true":
@@ -59,7 +46,7 @@ def postgres_schema():
 
 
 def make_app(request, tmp_path, backend):
-    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test", "BOARD_DIR": str(tmp_path / "boards")}
+    config = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"}
     if backend == "postgres":
         url = request.getfixturevalue("postgres_schema")
         config["DATABASE_URL"] = url

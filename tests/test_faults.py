@@ -112,7 +112,7 @@ def test_database_gone_says_so():
     assert r.status_code == 503 and r.json["error"]["code"] == "database_unavailable"
     r = client.get("/g/sometoken", headers={"Accept-Language": "de"})
     assert r.status_code == 503 and "<html lang=\"de\">" in r.get_data(as_text=True)
-    # a phone's poll: its version read (sent to the driver before the app) fails, and the app says so
+    # a phone's poll: its version read fails, and the app says so
     r = client.get("/g/sometoken/board", headers={"If-None-Match": 'W/"1"', "Accept-Language": "de"})
     assert r.status_code == 503 and "<html lang=\"de\">" in r.get_data(as_text=True)
     assert client.get("/healthz").status_code == 200  # the rules and the referee still work

@@ -5,17 +5,16 @@ two servers on one database a phone asks (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from flask import template_rendered
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.pool import NullPool
 
-from referee.web import create_app, driver
+from referee.web import create_app
 from referee.web.models import db
 from referee.web.scoreboard import routes, services
-from referee.web.scoreboard.boards import marks
+from referee.web.scoreboard.boards import FORM_MARK, LINK_MARK
 from tests.test_games import auth
 from tests.test_sql_counts import counted
 
@@ -27,8 +26,7 @@ LEFT = {"Ben": ["K", "7"], "Cy": ["A"], "Dee": ["JK"]}
 def twin(app):
     """A second server on the same database: its own app, engine, connection pool and process-wide state."""
     other = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-                        "BOARD_DIR": app.config["BOARD_DIR"]})
+                        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"]})
     yield other
     with other.app_context():
         db.session.remove()
@@ -245,7 +243,7 @@ def test_a_board_kept_for_every_reader_carries_each_readers_own_form_token(tmp_p
     tokens = []
     for c in (ann, ben, ann):
         html = poll(c, g["edit_token"], None).get_data(as_text=True)
-        assert not any(mark in html for mark in marks(app.config["SECRET_KEY"]))
+        assert LINK_MARK not in html and FORM_MARK not in html
         found = set(re.findall(r'name="csrf_token" value="([^"]+)"', html))
         assert len(found) == 1
         tokens.append(found.pop())
@@ -265,72 +263,44 @@ def test_the_boards_kept_are_bounded(app, client):
     assert len(app.extensions["boards"]._drawn) == 2
 
 
-# ------------------------------------------------------------------- boards drawn once on a machine
-def test_a_board_drawn_by_one_process_is_read_by_another_on_the_machine(app, twin):
+# ------------------------------------------------------------------- boards drawn by each server
+def test_each_server_draws_its_own_board_and_none_shows_an_old_one(app, twin):
     g = new_game(app.test_client())
     drawn_here, drawn_there = watch_templates(app), watch_templates(twin)
     first = poll(app.test_client(), g["view_token"], None)
     second = poll(twin.test_client(), g["view_token"], None)
-    assert drawn_here == ["games/_board_fragment.html"] and drawn_there == []
+    assert drawn_here == drawn_there == ["games/_board_fragment.html"]
     assert second.get_data() == first.get_data() and second.headers["ETag"] == first.headers["ETag"]
-    save(twin.test_client(), g, 1)  # a new version: the file kept for the last one is not shown again
+    save(twin.test_client(), g, 1)  # a new version: the board kept for the last one is not shown again
     after = poll(app.test_client(), g["view_token"], first.headers["ETag"])
     assert after.status_code == 200 and totals(after.get_data(as_text=True)) == [0, 15, 15, 15]
-    assert drawn_here == ["games/_board_fragment.html"] * 2
     assert totals(poll(twin.test_client(), g["view_token"], None).get_data(as_text=True)) == [0, 15, 15, 15]
-    assert drawn_there == []
-    kept = list(Path(app.config["BOARD_DIR"]).glob("*/*"))
-    assert len(kept) == 1 and kept[0].read_text().startswith(after.headers["ETag"])  # the older board went
+    assert drawn_here == drawn_there == ["games/_board_fragment.html"] * 2
 
 
-def test_a_kept_board_file_never_holds_an_edit_link(app, client):
+def test_a_kept_board_never_holds_a_links_token(app, client):
     g = new_game(client)
     html = poll(client, g["edit_token"], None).get_data(as_text=True)
     assert f"/g/{g['edit_token']}/buy" in html
-    files = list(Path(app.config["BOARD_DIR"]).glob("*/*.html"))
-    assert len(files) == 1
-    kept = files[0].read_text()
-    assert g["edit_token"] not in kept and marks(app.config["SECRET_KEY"])[0] in kept
+    (kept,) = app.extensions["boards"]._drawn.values()
+    assert g["edit_token"] not in kept and LINK_MARK in kept
 
 
-def test_a_board_file_half_written_or_of_another_tag_is_drawn_again(app, twin):
-    g = new_game(app.test_client())
-    first = poll(app.test_client(), g["view_token"], None)
-    (path,) = Path(app.config["BOARD_DIR"]).glob("*/*.html")
-    drawn = watch_templates(twin)
-    path.write_text(path.read_text()[:-40])  # cut short: as a reader would find a write that never finished
-    assert poll(twin.test_client(), g["view_token"], None).get_data() == first.get_data()
-    assert drawn == ["games/_board_fragment.html"]
-    _, _, rest = path.read_text().partition("\n")
-    path.write_text('W/"another board"\n' + rest.replace("Ann", "Zed"))  # drawn for another tag
-    drawn.clear()
-    other = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-                        "BOARD_DIR": app.config["BOARD_DIR"]})
-    again = watch_templates(other)
-    assert "Zed" not in poll(other.test_client(), g["view_token"], None).get_data(as_text=True)
-    assert again == ["games/_board_fragment.html"]
-    with other.app_context():
-        db.engine.dispose()
-
-
-# -------------------------------------------------------------- an unchanged board, before the app
-def test_an_unchanged_poll_is_answered_before_the_app_with_the_apps_headers(app, client, monkeypatch):
+# -------------------------------------------------------------- an unchanged board's answer
+def test_an_unchanged_poll_carries_the_boards_headers(app, client):
     g = new_game(client)
     first = poll(client, g["view_token"], None)
-    # the app's own 304 (a query string sends the poll through it), as the reference
-    through_app = client.get(f"/g/{g['view_token']}/board?x=1", headers={"If-None-Match": first.headers["ETag"]})
-    assert through_app.status_code == 304
-    monkeypatch.setattr(type(app), "full_dispatch_request", lambda self: pytest.fail("the app was reached"))
     with counted(app) as seen:
-        fast = poll(client, g["view_token"], first.headers["ETag"])
-    assert fast.status_code == 304 and fast.get_data() == b"" and len(seen) == 1
-    assert sorted(fast.headers.items()) == sorted(through_app.headers.items())
+        unchanged = poll(client, g["view_token"], first.headers["ETag"])
+    assert unchanged.status_code == 304 and unchanged.get_data() == b"" and len(seen) == 1
+    for name in ("ETag", "Cache-Control", "Vary", "Content-Security-Policy"):
+        assert unchanged.headers[name] == first.headers[name], name
     secure = client.get(f"/g/{g['view_token']}/board", base_url="https://localhost",
                         headers={"If-None-Match": first.headers["ETag"]})
     assert secure.status_code == 304 and "max-age" in secure.headers["Strict-Transport-Security"]
 
 
-def test_before_the_app_the_language_is_the_cookie_else_the_browsers(app, client):
+def test_a_polls_language_is_the_cookie_else_the_browsers(app, client):
     g = new_game(client)
     de = client.get(f"/g/{g['view_token']}/board", headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert "-de-" in de.headers["ETag"]
@@ -348,7 +318,7 @@ def test_before_the_app_the_language_is_the_cookie_else_the_browsers(app, client
                                                                "If-None-Match": tag}).status_code == 200
 
 
-def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app, client, monkeypatch):
+def test_a_changed_board_is_drawn_and_a_failed_read_is_a_503(app, client, monkeypatch):
     g = new_game(client)
     tag = poll(client, g["view_token"], None).headers["ETag"]
     save(client, g, 1)
@@ -358,7 +328,7 @@ def test_before_the_app_a_changed_board_or_a_failed_read_goes_on_to_the_app(app,
 
     def fails(*a, **k):
         raise OperationalError("SELECT", {}, Exception("gone"))
-    monkeypatch.setattr(services, "version_on", fails)
+    monkeypatch.setattr(services, "version_of", fails)
     r = poll(client, g["view_token"], after.headers["ETag"])
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
 
@@ -388,16 +358,10 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
             else:
                 db.engine.pool.dispose()
 
-    failed = []  # what a read sent to the driver met
-    read = driver.DriverReads.__call__
-
-    def reading(self, statement, params):
-        try:
-            return read(self, statement, params)
-        except Exception as e:
-            failed.append(e)
-            raise
-    monkeypatch.setattr(driver.DriverReads, "__call__", reading)
+    failed = []  # what a statement met
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "handle_error", lambda context: failed.append(context.original_exception))
     drop()
     later = models.monotonic() + models.PING_AFTER + 1  # every connection now idle for longer than PING_AFTER
     monkeypatch.setattr(models, "monotonic", lambda: later)
@@ -418,75 +382,6 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
                 break
         assert r.status_code == 201, r.json
         assert poll(client, g["view_token"], tag).status_code == 200
-
-
-def test_a_lone_read_that_fails_is_the_error_any_read_gives_and_its_connection_is_not_used_again(app):
-    """A failure in the driver comes out as SQLAlchemy's own error (every caller reports it as a failed read:
-    503), and the connection it failed on is dropped from the pool."""
-    from sqlalchemy import event, select
-    from sqlalchemy.exc import DBAPIError
-
-    with app.app_context():
-        engine = services.reads_engine()
-        dropped = []
-        event.listen(db.engine, "invalidate", lambda conn, record, error: dropped.append(error))
-        with pytest.raises(DBAPIError) as failed:
-            driver.lone_read(engine, select(text("no_such_column")), {})
-        assert "no_such_column" in str(failed.value) and len(dropped) == 1
-        assert driver.lone_read(engine, select(text("1")), {})[0] == 1  # the next read, on a sound connection
-
-
-def test_a_polls_version_read_is_what_the_driver_reads_and_survives_its_statement_going(app, client):
-    """The version read every poll makes is prepared on each PostgreSQL connection and sent by name through
-    libpq (``driver.PreparedRead``): it answers what the same statement read through the driver answers, for
-    either link and for a link that opens nothing; a connection on which it is no longer prepared prepares it
-    again; and one that fails is the error any read gives, the connection dropped."""
-    from sqlalchemy import event, select
-    from sqlalchemy.exc import DBAPIError
-
-    g = new_game(client)
-    with app.app_context():
-        engine = services.reads_engine()
-        for token in (g["view_token"], g["edit_token"], "x" * 22):
-            digest = services.token_hash(token)
-            row = driver.lone_read(engine, services._VERSION_OF, {"digest": digest, "token": token})
-            found = services.version_on(engine, token)
-            assert found == (None if row is None else (row[0], row[1], row[2] == digest))
-        version = services.find(g["view_token"])[0].version
-        assert services.version_on(engine, g["view_token"]) == (g["id"], version, False)
-        assert services.version_on(engine, g["edit_token"]) == (g["id"], version, True)
-        if engine.dialect.name == "postgresql":
-            sql, names = driver._numbered(engine.dialect, services._VERSION_OF)
-            given = {"digest": services.token_hash(g["view_token"]), "token": g["view_token"]}
-            args = [given[name].encode() for name in names]
-            raw = engine.raw_connection()
-            try:
-                first = services._VERSION_READ._execute(raw.driver_connection, sql, args)
-                raw.driver_connection.pgconn.exec_(b"DEALLOCATE ALL")  # no longer prepared on this connection
-                again = services._VERSION_READ._execute(raw.driver_connection, sql, args)
-                assert first.get_value(0, 0) == again.get_value(0, 0) == g["id"].encode()
-            finally:
-                raw.close()
-            # with the app's prepared statements turned off (a pooling proxy that cannot carry them), none is made
-            unprepared = create_engine(engine.url, poolclass=NullPool, connect_args={"prepare_threshold": None})
-            try:
-                assert services.version_on(unprepared, g["view_token"]) == (g["id"], version, False)
-                raw = unprepared.raw_connection()
-                try:
-                    services._VERSION_READ._execute(raw.driver_connection, sql, args)
-                    listed = raw.driver_connection.execute("SELECT count(*) FROM pg_prepared_statements").fetchone()
-                    assert listed == (0,)
-                finally:
-                    raw.close()
-            finally:
-                unprepared.dispose()
-        dropped = []
-        event.listen(db.engine, "invalidate", lambda conn, record, error: dropped.append(error))
-        broken = driver.PreparedRead(select(text("no_such_column")), (bytes.decode,))
-        with pytest.raises(DBAPIError) as failed:
-            broken.first(engine, {})
-        assert "no_such_column" in str(failed.value) and len(dropped) == 1
-        assert services.version_on(engine, g["view_token"]) == (g["id"], version, False)  # a sound one next
 
 
 def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):
@@ -550,32 +445,26 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, 
         assert services.read_board("x" * 40) is None
 
 
-def test_a_view_links_board_drawn_already_is_answered_before_the_app_as_the_app_answers(app, client, monkeypatch):
-    """After a save, the first phone's poll draws the board (in the app); the others' polls for a view link get
-    that board before the app is reached: the same body and headers as the app's, one query, and their own
-    link's token in it. An edit link's board holds the reader's form token: the app answers it."""
+def test_a_board_drawn_already_is_answered_with_each_links_own_tokens(app, client):
+    """After a save, the first phone's poll draws the board; the other phones' polls get that board as drawn
+    (one query, no template), with their own link's token in it and, for an edit link, their own form token."""
     g = new_game(client)
     tag = poll(client, g["view_token"], None).headers["ETag"]
     edit_tag = poll(client, g["edit_token"], None).headers["ETag"]
     save(client, g, 1)
-    first = poll(client, g["view_token"], tag)  # drawn by the app
+    first = poll(client, g["view_token"], tag)
     assert first.status_code == 200
-    through_app = client.get(f"/g/{g['view_token']}/board?x=1", headers={"If-None-Match": tag})
-    reached = []
-    real = type(app).full_dispatch_request
-    monkeypatch.setattr(type(app), "full_dispatch_request", lambda self: reached.append(1) or real(self))
+    drawn = watch_templates(app)
     with counted(app) as seen:
-        fast = poll(client, g["view_token"], tag)
-    assert not reached and len(seen) == 1
-    assert fast.status_code == 200 and fast.get_data() == through_app.get_data() == first.get_data()
-    assert sorted(fast.headers.items()) == sorted(through_app.headers.items())
-    assert g["view_token"] in fast.get_data(as_text=True)
+        kept = poll(client, g["view_token"], tag)
+    assert kept.status_code == 200 and kept.get_data() == first.get_data() and len(seen) == 1 and drawn == []
+    assert kept.headers["ETag"] == first.headers["ETag"] and g["view_token"] in kept.get_data(as_text=True)
     edited = poll(client, g["edit_token"], edit_tag)
-    assert edited.status_code == 200 and reached and 'name="csrf_token"' in edited.get_data(as_text=True)
-    reached.clear()
+    assert edited.status_code == 200 and 'name="csrf_token"' in edited.get_data(as_text=True)
+    assert drawn == ["games/_board_fragment.html"]  # the edit link's board is its own
     assert client.get(f"/g/{g['view_token']}/board", headers={"If-None-Match": tag,
                                                                "Accept-Language": "de"}).status_code == 200
-    assert reached  # no German board drawn yet: the app drew it
+    assert drawn == ["games/_board_fragment.html"] * 2  # and so is each language's
 
 
 def test_the_hand_by_hand_table_is_drawn_again_whenever_what_it_shows_changes(app, client, monkeypatch):

@@ -145,7 +145,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=256 * 1024,
         MAX_FORM_PARTS=200,
         IMPORT_MAX_BYTES=200_000,
-        BOARD_DIR=os.environ.get("BOARD_DIR"),  # where boards drawn are kept for every worker (``boards.board_folder``)
     )
     app.json = JSONProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -176,7 +175,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
-    from .scoreboard import unchanged
     from .writequeue import WriteQueue, every_write_in_turn, lock_path
 
     db.init_app(app)
@@ -204,7 +202,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(groups.bp)
     cli.init_app(app)
 
-    unchanged.install(app)  # (inside the proxy fix below: it sees the scheme the proxy was asked in)
     app.wsgi_app = _sane_host(app.wsgi_app)  # type: ignore[method-assign]
     if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
         from werkzeug.middleware.proxy_fix import ProxyFix

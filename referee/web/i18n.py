@@ -23,8 +23,6 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, force_locale, format_decimal, get_locale, get_timezone, get_translations, lazy_gettext
 from markupsafe import Markup
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
 from ..cards import Card, Rank, Reading
 from ..i18n import LANGUAGES
@@ -43,24 +41,10 @@ def select_locale() -> str:
     body_lang = getattr(g, "body_lang", None)
     if body_lang and body_lang in languages:
         return str(body_lang)
-    return remembered_or_asked(request.cookies.get(COOKIE), request.headers.get("Accept-Language"), languages)
-
-
-def remembered_or_asked(cookie: str | None, accepted: str | None, languages: Any) -> str:
-    """The language remembered in the cookie, else the best among the app's of those the browser asks for
-    (``accepted``: its Accept-Language header as sent), else English (also what a poll answered before the app
-    is reached uses: ``scoreboard.unchanged``)."""
-    if cookie and cookie in languages:
-        return cookie
-    return _best_asked(accepted or "", tuple(languages))
-
-
-@lru_cache(maxsize=512)
-def _best_asked(accepted: str, languages: tuple[str, ...]) -> str:
-    """The browser's best language among the app's, else English. A phone sends the same header with every poll,
-    and reading it (werkzeug's match by quality, with its fallback from a region to its language) cost 20-45 µs,
-    a sixth of an unchanged poll: each header is read once per process."""
-    return parse_accept_header(accepted, LanguageAccept).best_match(languages) or "en"
+    remembered = request.cookies.get(COOKIE)
+    if remembered and remembered in languages:
+        return remembered
+    return request.accept_languages.best_match(languages) or "en"
 
 
 @contextmanager

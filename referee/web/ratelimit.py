@@ -6,9 +6,9 @@ a client's writes together: two server processes, or two machines, never double 
 restart forgets nothing. One row per client and rate: its count and when its window ends.
 
 A write's hit is **one statement for all of the client's rates**: an upsert of one row per rate that starts a
-new window where the old one has ended, else adds one, and returns every count. It is sent to the driver
-(``driver.driver_writes``) and committed before the request goes on (on PostgreSQL through connections of their
-own that commit each statement and do not wait for the disk: a crash may forget the last counts, never a game).
+new window where the old one has ended, else adds one, and returns every count. It is committed before the
+request goes on (on PostgreSQL through connections of their own that commit each statement and do not wait for
+the disk: a crash may forget the last counts, never a game).
 Rows whose window ended are swept now and then. A write over any of its rates is refused (429, with
 ``Retry-After``), and still counted, as every write sent is.
 
@@ -37,7 +37,6 @@ from flask import current_app
 from sqlalchemy import Engine, bindparam, case, create_engine, delete, event
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .driver import driver_writes
 from .models import RateCount, db
 from .writequeue import WriteQueue, beside_sqlite_file, lock_path
 
@@ -165,11 +164,11 @@ def hit(client: str, limit: tuple[Rate, ...], now: float) -> list[Hit]:
         params[f"until{i}"] = now + rate.seconds
     engine = counts_engine()
     extensions = current_app.extensions
-    with extensions.get("rate_counts_queue", NO_QUEUE), driver_writes(engine) as run:
-        rows = run(_upsert(engine.dialect.name, len(limit)), params)
+    with extensions.get("rate_counts_queue", NO_QUEUE), engine.begin() as conn:
+        rows: list[Any] = list(conn.execute(_upsert(engine.dialect.name, len(limit)), params))
         if abs(now - extensions.get("rate_counts_swept", 0.0)) > SWEEP_EVERY:  # (this app, in this process)
             extensions["rate_counts_swept"] = now
-            run(_SWEEP, {"now": now})
+            conn.execute(_SWEEP, {"now": now})
     counted = {key: (int(count), float(ends)) for key, count, ends in rows}
     return [Hit(rate, *counted[params[f"key{i}"]]) for i, rate in enumerate(limit)]
 

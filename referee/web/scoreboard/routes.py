@@ -45,7 +45,7 @@ from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
 from . import services
-from .boards import BoardFiles, Boards, board_folder, marks
+from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
     DeleteForm,
@@ -187,11 +187,6 @@ def etag_for(game_id: str, version: int, can_edit: bool) -> str:
     return board_tag(game_id, version, select_locale(), can_edit)
 
 
-BOARD_READ = "referee.board_version"  # where a poll answered "changed" before the app leaves what it read (a key
-# no request header can set: those are HTTP_…)
-BOARD_LOOKED = "referee.board_looked"  # the tag of a board looked for before the app, and not found
-
-
 def board_tag(game_id: str, version: int, lang: str, can_edit: bool) -> str:
     return f'W/"{game_id}-{version}-{lang}-{int(can_edit)}-{_release()}"'
 
@@ -308,39 +303,21 @@ def _boards(state: Any) -> None:
     app = state.app
     app.extensions["boards"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
     app.extensions["histories"] = Boards(int(app.config.get("BOARD_CACHE_SIZE", 500)))
-    app.extensions["board_files"] = BoardFiles(*board_folder(app.config.get("BOARD_DIR"), app.instance_path))
 
 
-def drawn_board(token: str, game_id: str, lang: str, tag: str, can_edit: bool) -> tuple[str, str]:
+def drawn_board(token: str, tag: str, can_edit: bool) -> tuple[str, str]:
     """The board for a link, and its ETag (``tag``, read for the game's version now): as this process last drew
-    or read it, else as another process on this machine drew it (``boards``), else drawn now."""
-    link_mark, form_mark = marks(current_app.config["SECRET_KEY"])
-    looked = request.environ.get(BOARD_LOOKED) == tag  # (and not found, before the app: not looked for again)
-    html = None if looked else kept_board(current_app, tag, game_id, lang, can_edit)
+    it, else drawn now."""
+    boards: Boards = current_app.extensions["boards"]
+    html = boards.get(tag)
     if html is None:
         game, can_edit = board_links.load(token)
         # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
-        tag = board_tag(game.id, game.version, lang, can_edit)
-        html = board_fragment(game, can_edit, link_mark, csrf_token=lambda: form_mark)
-        current_app.extensions["board_files"].put(tag, game.id, lang, can_edit, html)
-        current_app.extensions["boards"].put(tag, html)
-    html = html.replace(link_mark, token)
-    return (html.replace(form_mark, generate_csrf()) if can_edit else html), tag
-
-
-def kept_board(app: Any, tag: str, game_id: str, lang: str, can_edit: bool) -> str | None:
-    """The board of ``tag`` as this process last drew or read it, else as another process on this machine drew
-    it (then kept in this process too), with the marks for the link's token and the form token still in it;
-    None if it has not been drawn (also what a view link's poll answered before the app reads:
-    ``unchanged``)."""
-    boards: Boards = app.extensions["boards"]
-    html = boards.get(tag)
-    if html is None:
-        files: BoardFiles = app.extensions["board_files"]
-        html = files.get(tag, game_id, lang, can_edit)
-        if html is not None:
-            boards.put(tag, html)
-    return html
+        tag = etag_for(game.id, game.version, can_edit)
+        html = board_fragment(game, can_edit, LINK_MARK, csrf_token=lambda: FORM_MARK)
+        boards.put(tag, html)
+    html = html.replace(LINK_MARK, token)
+    return (html.replace(FORM_MARK, generate_csrf()) if can_edit else html), tag
 
 
 @bp.get("/g/<token>")
@@ -359,17 +336,15 @@ def play(token: str) -> BaseResponse:
 def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: while the game's version is the one the
     phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
-    read or drawn (no session, no rules, no template); most of those are answered before the app is reached
-    (``unchanged``), which leaves what it read for the rest."""
-    found = request.environ.get(BOARD_READ) or services.version_of(token)
+    read or drawn (no session, no rules, no template)."""
+    found = services.version_of(token)
     if found is None:
         abort(404)
     game_id, version, can_edit = found
-    lang = select_locale()
-    tag = board_tag(game_id, version, lang, can_edit)
+    tag = etag_for(game_id, version, can_edit)
     if tag in request.headers.get("If-None-Match", ""):
         return _board_headers(Response(status=304), tag)
-    html, tag = drawn_board(token, game_id, lang, tag, can_edit)
+    html, tag = drawn_board(token, tag, can_edit)
     return _board_headers(make_response(html), tag)
 
 

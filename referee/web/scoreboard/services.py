@@ -37,7 +37,6 @@ from ...errors import RefereeError
 from ...families import FAMILIES, Rules, resolve
 from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings, typed_total
 from ...table import buy_refused, buys_left, deal_order
-from ..driver import PreparedRead, driver_reads, in_one_trip
 from ..errors import Refusal
 from ..models import (
     UNDOABLE,
@@ -166,30 +165,17 @@ def find(token: str, last_change: bool = True) -> tuple[Game, bool] | None:
 GAMES = Game.__table__
 # The game a link opens: the edit link's hash, or the view link itself (the statements below read by it).
 _OPENED = or_(GAMES.c.edit_hash == bindparam("digest"), GAMES.c.view_token == bindparam("token"))
-# Built once: the statement is compiled once per process and cached, and no ORM object is made for a poll.
+# No ORM object is made for a poll.
 _VERSION_OF = select(GAMES.c.id, GAMES.c.version, GAMES.c.edit_hash).where(_OPENED)
-_VERSION_READ = PreparedRead(_VERSION_OF, (bytes.decode, int, bytes.decode))  # (on PostgreSQL: by libpq itself)
-
-
-def reads_engine() -> Any:
-    """The engine whose pool the reads sent to the driver use (``driver_reads``), found while the app's context
-    is there: a poll answered before the app is reached has none."""
-    return db.engine
 
 
 def version_of(token: str) -> tuple[str, int, bool] | None:
     """The id and version of the game a link opens, and whether the link may change it: one indexed query on the
-    games table, nothing else loaded (what a poll needs to answer "unchanged"). On a connection of its own, not
-    the request's session (which a poll answered here never opens)."""
-    return version_on(reads_engine(), token)
-
-
-def version_on(engine: Any, token: str) -> tuple[str, int, bool] | None:
-    """``version_of`` on the engine given (a poll answered before the app is reached has no app context)."""
+    games table, nothing else loaded (what a poll needs to answer "unchanged")."""
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
-    row = _VERSION_READ.first(engine, {"digest": digest, "token": token})
+    row = db.session.execute(_VERSION_OF, {"digest": digest, "token": token}).first()
     if row is None:
         return None
     return row[0], row[1], row[2] == digest
@@ -294,8 +280,8 @@ def _game_reads(opened: Any, game_id: Any) -> tuple[Any, Any, Any]:
     return game, hands, marks
 
 
-# The rest of a read by link is keyed by the link, as the game's row is, so that all of it goes in one round trip
-# (``DriverReads.all``): the game a link opens, and the game only an edit link opens (the history it reads).
+# The rest of a read by link is keyed by the link, as the game's row is: the game a link opens, and the game only
+# an edit link opens (the history it reads).
 _LINKED = select(GAMES.c.id).where(_OPENED).scalar_subquery()
 _EDITED = select(GAMES.c.id).where(GAMES.c.edit_hash == bindparam("digest")).scalar_subquery()
 _CHANGES_READ = (select(*(Change.__table__.c[name] for name in ("id", "kind", "hand_number", "seat", "before",
@@ -308,17 +294,13 @@ _GAME_READ_AGAIN = _game_reads(GAMES.c.id == bindparam("game"), bindparam("game"
 
 def read_board(token: str) -> tuple[GameRead, bool] | None:
     """The game a link opens, as its board is drawn (``GameRead``), and whether the link may change it: four
-    statements sent to the driver together (one round trip on PostgreSQL) on one connection (``driver_reads``),
-    not in the request's session. The history is read for an edit link only (for a view link its statement finds
-    no game)."""
+    statements. The history is read for an edit link only (for a view link its statement finds no game)."""
     return _read_by_link(token, _BOARD_READ)
 
 
 def read_game(token: str) -> tuple[GameRead, bool] | None:
     """As ``read_board``, without the history: the game as a hand's save, a buy and a player going down read it,
-    and the JSON API's read of a game (the writes take a ``GameRead`` as they take a ``Game``). Three statements
-    in one round trip, where the ORM's read of the game, its players and the hand's buys cost a third of a
-    save's CPU."""
+    and the JSON API's read of a game (the writes take a ``GameRead`` as they take a ``Game``)."""
     return _read_by_link(token, _GAME_READ)
 
 
@@ -327,8 +309,7 @@ def _read_by_link(token: str, statements: Any) -> tuple[GameRead, bool] | None:
         return None
     digest = token_hash(token)
     keys = {"digest": digest, "token": token}
-    with driver_reads(reads_engine()) as read:
-        rows, hand_rows, marks, *changes = read.all([(statement, keys) for statement in statements])
+    rows, hand_rows, marks, *changes = [list[Any](db.session.execute(statement, keys)) for statement in statements]
     if not rows:
         return None
     game = _game_from(rows, hand_rows, marks)
@@ -364,9 +345,9 @@ def _game_from(rows: Any, hand_rows: Any, marks: Any) -> GameRead:
 
 
 def _read_again(game: GameRead) -> None:
-    """A ``GameRead`` read again inside the session's transaction (under a write's lock): one round trip."""
-    rows, hand_rows, marks = in_one_trip(db.session.connection(),
-                                         [(statement, {"game": game.id}) for statement in _GAME_READ_AGAIN])
+    """A ``GameRead`` read again inside the session's transaction (under a write's lock)."""
+    rows, hand_rows, marks = [db.session.execute(statement, {"game": game.id}).all()
+                              for statement in _GAME_READ_AGAIN]
     if not rows:  # (the row is locked by this transaction: it cannot have gone)
         raise Refusal("stale", None)
     again = _game_from(rows, hand_rows, marks)
@@ -440,7 +421,7 @@ _SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
            .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false()))
 
 
-def totals(game: Game) -> dict[str, int]:
+def totals(game: Game | GameRead) -> dict[str, int]:
     """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
     with, from one read of the results' penalties and bonuses (a save loads neither the hands as objects nor
     the buys and downs again to say it)."""
@@ -543,10 +524,8 @@ class _Write:
         try:
             read = self.game.version
             at = now()
-            # (a statement on the table sent to the driver, inside the session's transaction: the session is told
-            # below what changed; on PostgreSQL the transaction's BEGIN goes with it, one round trip for both)
-            rows = in_one_trip(db.session.connection(), [(_BUMP, {"game": self.game.id, "at": at})])[0]
-            bumped = rows[0][0] if rows else None
+            # (a statement on the table: the session is told below what changed)
+            bumped = db.session.execute(_BUMP, {"game": self.game.id, "at": at}).scalar()
             if bumped is None:  # deleted meanwhile
                 db.session.rollback()
                 raise Refusal("stale", None)
@@ -717,47 +696,21 @@ def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: d
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
     version) and add it; with the totals it leaves if asked for."""
     results, replay = _checked(game, number, out_seat, entries, exact_cut, scored)
-    # Written with statements on the tables, not through the session's unit of work: this runs while every
-    # other save on the game (on SQLite, on the database) waits its turn, and the unit of work cost 3-4 ms of CPU
-    # here under load. The hand, its results and its change, and the totals they leave when asked for, go in one
-    # round trip (``in_one_trip``): the results find their hand by its number, not by the id the hand's INSERT
-    # returns. The hand returned is what was written (not in the session); ``_Write`` expires an ORM game's hands
-    # after, so what reads them next reads them again.
+    # Written with statements on the tables (SQLAlchemy Core, in the session's transaction), not through the
+    # session's unit of work: this runs while every other save on the game waits its turn. The hand returned is
+    # what was written (not in the session); ``_Write`` expires an ORM game's hands after, so what reads them next
+    # reads them again.
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay, results=results)
-    at = now()
-    steps: list[tuple[Any, Any]] = [
-        (_INSERT_HAND, {"game": game.id, "number": number, "out_seat": out_seat, "cut_bonus": hand.cut_bonus,
-                        "replay": replay, "at": at}),
-        (_INSERT_RESULT, [{"game": game.id, "number": number, "seat": r.seat, "penalty": r.penalty,
-                           "bonus": r.bonus, "cards": r.cards} for r in results]),
-        (_INSERT_CHANGE, {"game": game.id, "at": at, "via": via, "kind": "hand_recorded", "hand": number,
-                          "after": _snapshot(hand), "request": request_id})]
-    if with_totals:
-        steps.append((_SCORES, {"game": game.id}))
-    written = in_one_trip(db.session.connection(), steps)
-    hand.id = written[0][0][0]
-    return Saved(hand, _summed(game, written[3]) if with_totals else None)
-
-
-# A save's statements, built once (a statement built for each save is built and keyed for the compiled cache
-# again each time, inside the turn every other save waits for). The results go as an executemany: one INSERT
-# of all the rows made the database step once instead of once a player, but cost more Python than it saved
-# (1,350 more calls a save) and no tail the load test could tell apart. The values SQLAlchemy would have filled
-# in (when, not undone) are given: statements sent to the driver get no column defaults. ``inline``: no id is
-# returned where none is read.
-_INSERT_HAND = (insert(HANDS).values(game_id=bindparam("game"), number=bindparam("number"),
-                                     out_seat=bindparam("out_seat"), cut_bonus=bindparam("cut_bonus"),
-                                     replay=bindparam("replay"), created_at=bindparam("at"))
-                .returning(HANDS.c.id))
-_INSERT_RESULT = insert(RESULTS).inline().values(
-    hand_id=select(HANDS.c.id).where(HANDS.c.game_id == bindparam("game"),
-                                     HANDS.c.number == bindparam("number")).scalar_subquery(),
-    seat=bindparam("seat"), penalty=bindparam("penalty"), bonus=bindparam("bonus"), cards=bindparam("cards"))
-_INSERT_CHANGE = insert(Change.__table__).inline().values(
-    game_id=bindparam("game"), at=bindparam("at"), via=bindparam("via"), kind=bindparam("kind"),
-    hand_number=bindparam("hand"), undone=False, after=bindparam("after", type_=Change.__table__.c.after.type),
-    request_id=bindparam("request"))
+    hand.id = db.session.execute(insert(HANDS).returning(HANDS.c.id), {
+        "game_id": game.id, "number": number, "out_seat": out_seat, "cut_bonus": hand.cut_bonus,
+        "replay": replay}).scalar_one()
+    db.session.execute(insert(RESULTS), [{"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty,
+                                          "bonus": r.bonus, "cards": r.cards} for r in results])
+    db.session.execute(insert(Change.__table__), {
+        "game_id": game.id, "via": via, "kind": "hand_recorded", "hand_number": number, "after": _snapshot(hand),
+        "request_id": request_id})
+    return Saved(hand, totals(game) if with_totals else None)
 
 
 def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
