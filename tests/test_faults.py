@@ -120,40 +120,41 @@ def test_database_gone_says_so():
 
 
 def test_sqlite_writes_take_turns_and_one_that_never_gets_its_turn_writes_nothing(tmp_path, request):
-    """On SQLite a write waits for its turn in the app's own queue (a lock on a file beside the database that
-    every process shares), not in SQLite's backoff. Another process holding the turn past the busy timeout
-    gets the writer a 503 in plain words and nothing written; once the turn is free the same save goes in."""
-    import fcntl
-
+    """On SQLite a write waits for the file's one write lock (``BEGIN IMMEDIATE`` and the busy timeout). Another
+    process holding it past the busy timeout gets the writer a 503 in plain words and nothing written; once
+    it is free the same save goes in."""
+    from referee.web.models import db
     from tests.conftest import make_app
 
-    app = make_app(request, tmp_path, "sqlite")
-    app.config["SQLITE_TIMEOUT"] = 0.3
-    from referee.web.writequeue import WriteQueue, lock_path
-
-    app.extensions["write_queue"] = WriteQueue(lock_path(app.config["SQLALCHEMY_DATABASE_URI"]), timeout=0.3)
-    path = tmp_path / "test.writes.lock"
+    url = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test", "DATABASE_URL": url,
+                      "SQLITE_TIMEOUT": 0.3})
+    with app.app_context():
+        upgrade()
     c = app.test_client()
     g = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
     save = {"hand": 1, "out": "Ann", "leftovers": {"Ben": ["K"], "Cy": ["7"]}}
     auth = {"Authorization": f"Bearer {g['edit_token']}"}
-    other = os.open(path, os.O_RDWR | os.O_CREAT)  # another process's hold on the turn (a descriptor of its own)
-    fcntl.flock(other, fcntl.LOCK_EX)
+    other = sqlite3.connect(tmp_path / "test.sqlite3", isolation_level=None)  # another process's writer
+    other.execute("BEGIN IMMEDIATE")
     try:
         started = time.monotonic()
         refused = c.post(f"/api/v1/games/{g['id']}/hands", json=save, headers=auth | {"Accept-Language": "de"})
         assert refused.status_code == 503 and 0.3 <= time.monotonic() - started < 5
+        assert "<html" not in refused.get_data(as_text=True) and refused.json["error"]["message"]
         assert c.get(f"/api/v1/games/{g['id']}", headers=auth).json["hands"] == []
     finally:
-        fcntl.flock(other, fcntl.LOCK_UN)
-        os.close(other)
+        other.execute("ROLLBACK")
+        other.close()
     assert c.post(f"/api/v1/games/{g['id']}/hands", json=save, headers=auth).status_code == 201
-    assert path.exists()
+    with app.app_context():
+        db.engine.dispose()
 
+    app = make_app(request, tmp_path, "sqlite")  # (the busy timeout at its default)
+    c = app.test_client()
     # threads of one process take turns too: eight saves at once to eight games all go in
     games = [c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json
              for _ in range(8)]
-    app.extensions["write_queue"].timeout = 10.0
     codes: list[int] = []
     barrier = threading.Barrier(8)
 

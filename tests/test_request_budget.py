@@ -133,34 +133,25 @@ def test_an_import_of_many_replayed_hands_costs_its_size(client, monkeypatch):
 
 
 def test_an_import_writes_its_rows_in_a_few_statements_in_its_turn(app, client, monkeypatch):
-    """An import's rows go in one burst while every other table's save waits its turn (SQLite): a statement a
-    table, not one a hand (an INSERT returning each hand's id in order ran as 400 statements)."""
+    """An import's rows go in one burst while every other table's save waits for the write lock (SQLite): a
+    statement a table, not one a hand (an INSERT returning each hand's id in order ran as 400 statements)."""
     import json
 
     from sqlalchemy import event
 
     from referee.web.models import db
-    from referee.web.writequeue import WriteQueue
 
     with app.app_context():
         engine = db.engine
-    seen: list[tuple[str, bool]] = []  # each statement, and whether it was sent in the turn to write
-    depth = {"n": 0}
-    enter, leave = WriteQueue.__enter__, WriteQueue.__exit__
-
-    def entering(self):
-        depth["n"] += 1
-        return enter(self)
-
-    def leaving(self, *exc):
-        depth["n"] -= 1
-        return leave(self, *exc)
-
-    monkeypatch.setattr(WriteQueue, "__enter__", entering)
-    monkeypatch.setattr(WriteQueue, "__exit__", leaving)
+    seen: list[tuple[str, bool]] = []  # each statement, and whether it was sent while holding the write lock
+    held = {"now": False}
+    event.listen(engine, "commit", lambda conn: held.update(now=False))
+    event.listen(engine, "rollback", lambda conn: held.update(now=False))
 
     def listen(conn, cursor, statement, parameters, context, executemany):
-        seen.append((statement, depth["n"] > 0))
+        if statement.startswith("BEGIN IMMEDIATE") or statement.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            held["now"] = True  # (PostgreSQL: from the first row written to the commit)
+        seen.append((statement, held["now"]))
 
     event.listen(engine, "before_cursor_execute", listen)
     try:

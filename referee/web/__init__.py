@@ -175,7 +175,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
     from .errors import handlers
     from .models import db
-    from .writequeue import WriteQueue, every_write_in_turn, lock_path
 
     db.init_app(app)
     # Text answers compressed (zstd, brotli or gzip, as the browser accepts; flask-compress adds the Vary header,
@@ -183,11 +182,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # hook runs after every other one. Files from ``static`` are sent in pieces: gzip is allowed for those too.
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["zstd", "br", "gzip", "deflate"])
     Compress(app)
-    app.extensions["write_queue"] = WriteQueue(lock_path(app.config["SQLALCHEMY_DATABASE_URI"]),
-                                               timeout=app.config.get("SQLITE_TIMEOUT", 5.0))
-    if app.extensions["write_queue"].path is not None:  # (SQLite in a file: every write takes its turn)
-        with app.app_context():
-            every_write_in_turn(app, db.engine, db.session)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)

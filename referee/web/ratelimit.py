@@ -36,13 +36,12 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Engine, bindparam, case, create_engine, delete, event
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
 
 from .models import RateCount, db
-from .writequeue import WriteQueue, beside_sqlite_file, lock_path
 
 SWEEP_EVERY = 60.0  # seconds between two sweeps of ended windows, in each process
 COUNTS = RateCount.__table__
-NO_QUEUE = WriteQueue(None, 0)  # (the database takes turns by itself)
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _RATE = re.compile(r"\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
 
@@ -83,8 +82,13 @@ def clock() -> float:
 
 
 def counts_path(url: str) -> Path | None:
-    """Where the counts of a game database live, if not in it: a SQLite file's own counts' file."""
-    return beside_sqlite_file(url, ".limits.sqlite3")
+    """Where the counts of a game database live, if not in it: a SQLite file's own counts' file
+    (``rummy.sqlite3`` → ``rummy.limits.sqlite3``); none for another database, or one in memory."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    database = Path(parsed.database)
+    return database.with_name(database.stem + ".limits.sqlite3")
 
 
 _lock = threading.Lock()
@@ -107,8 +111,6 @@ def counts_engine() -> Engine:
                 # counts a crash may forget (never a game): no sync at each commit
                 event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA synchronous=NORMAL"))
                 COUNTS.create(engine, checkfirst=True)
-                # two phones of a table saving at once count on the same rows: they take turns as game writes do
-                app.extensions["rate_counts_queue"] = WriteQueue(lock_path(f"sqlite:///{path}"), timeout)
             elif db.engine.dialect.name == "postgresql":
                 # connections of their own that never wait for the disk (a crash forgets the last counts, never
                 # a game) and commit each statement (an upsert is one): a hit is one round trip
@@ -164,7 +166,7 @@ def hit(client: str, limit: tuple[Rate, ...], now: float) -> list[Hit]:
         params[f"until{i}"] = now + rate.seconds
     engine = counts_engine()
     extensions = current_app.extensions
-    with extensions.get("rate_counts_queue", NO_QUEUE), engine.begin() as conn:
+    with engine.begin() as conn:  # (SQLite: one writer at a time, in turn by the busy timeout)
         rows: list[Any] = list(conn.execute(_upsert(engine.dialect.name, len(limit)), params))
         if abs(now - extensions.get("rate_counts_swept", 0.0)) > SWEEP_EVERY:  # (this app, in this process)
             extensions["rate_counts_swept"] = now

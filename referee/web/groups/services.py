@@ -32,7 +32,7 @@ from ...errors import RefereeError
 from ...families import FAMILIES
 from ...table import deal_order
 from ..errors import Refusal
-from ..models import Game, Group, GroupGame, Member, db
+from ..models import Game, Group, GroupGame, Member, begin_write, db
 from ..scoreboard import services as games
 
 EXPORT_FORMAT = 1
@@ -203,18 +203,18 @@ def start_game(group: Group, group_edit_token: str, family: Any, variants: Any, 
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     cleaned = games.clean_names(names, family)
-    # one start at a time in a group (its row locked on PostgreSQL; the turn to write on SQLite), so that two
+    # one start at a time in a group (its row locked on PostgreSQL; the file's write lock on SQLite), so that two
     # taps, or two phones starting the same game, make one game and never an orphan
-    with current_app.extensions["write_queue"]:
-        if db.engine.dialect.name == "postgresql":
-            db.session.execute(select(Group.id).where(Group.id == group.id).with_for_update())
-        db.session.expire(group, ["members"])
-        spelled, new = canonical(group, cleaned)
-        same = _just_started(group, family, variants, options, spelled, first_dealer)
-        if same is not None:  # the same game started a moment ago, and not played yet: that one
-            db.session.rollback()
-            return same, game_token(group_edit_token, same.id)
-        return _started(group, group_edit_token, family, variants, options, spelled, new, first_dealer, via)
+    begin_write()
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(select(Group.id).where(Group.id == group.id).with_for_update())
+    db.session.expire(group, ["members"])
+    spelled, new = canonical(group, cleaned)
+    same = _just_started(group, family, variants, options, spelled, first_dealer)
+    if same is not None:  # the same game started a moment ago, and not played yet: that one
+        db.session.rollback()
+        return same, game_token(group_edit_token, same.id)
+    return _started(group, group_edit_token, family, variants, options, spelled, new, first_dealer, via)
 
 
 DOUBLE_TAP_S = 60  # the same game started again within this long, before a hand is played: the same start

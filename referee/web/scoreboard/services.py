@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple, overload
 
-from flask import current_app
 from sqlalchemy import bindparam, false, insert, literal, or_, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
@@ -49,10 +48,10 @@ from ..models import (
     Member,
     Player,
     Result,
+    begin_write,
     db,
     now,
 )
-from ..writequeue import WriteQueue
 
 EXPORT_FORMAT = 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -519,19 +518,14 @@ class _Write:
         self.replayed: Any = None  # the change this request made already (a retry), found under the lock
 
     def __enter__(self) -> _Write:
-        self.queue: WriteQueue = current_app.extensions["write_queue"]  # (SQLite: wait for the turn to write)
-        self.queue.__enter__()
-        try:
-            read = self.game.version
-            at = now()
-            # (a statement on the table: the session is told below what changed)
-            bumped = db.session.execute(_BUMP, {"game": self.game.id, "at": at}).scalar()
-            if bumped is None:  # deleted meanwhile
-                db.session.rollback()
-                raise Refusal("stale", None)
-        except BaseException:
-            self.queue.__exit__(None, None, None)
-            raise
+        begin_write()  # (SQLite: the file's write lock, from here to the commit)
+        read = self.game.version
+        at = now()
+        # (a statement on the table: the session is told below what changed)
+        bumped = db.session.execute(_BUMP, {"game": self.game.id, "at": at}).scalar()
+        if bumped is None:  # deleted meanwhile
+            db.session.rollback()
+            raise Refusal("stale", None)
         self.version = bumped - 1
         if self.request_id is not None:
             self.replayed = db.session.execute(_APPLIED, {"game": self.game.id, "request": self.request_id}).first()
@@ -555,19 +549,16 @@ class _Write:
         self.cancelled = True
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if kind is not None or self.cancelled:
+            db.session.rollback()
+            if isinstance(self.game, GameRead) and self.version:  # (the bump was rolled back with the rest)
+                self.game.version = self.version
+            return
         try:
-            if kind is not None or self.cancelled:
-                db.session.rollback()
-                if isinstance(self.game, GameRead) and self.version:  # (the bump was rolled back with the rest)
-                    self.game.version = self.version
-                return
-            try:
-                db.session.commit()
-            except BaseException:
-                db.session.rollback()
-                raise
-        finally:
-            self.queue.__exit__(None, None, None)
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
         if self.changed and not isinstance(self.game, GameRead):
             db.session.expire(self.game, list(self.changed))
 
@@ -1100,16 +1091,16 @@ def import_data(data: Any) -> tuple[Game, str]:
             ended = data.get("ended_early") is True  # the table stopped after the hands played
             if ended and not burst.hands:
                 raise Refusal("nothing_to_end", None)
-        # Played back in memory, then written in one burst in the turn to write: an import's checking and scoring
-        # never holds the database (on SQLite, every table's saves) while it works.
-        with current_app.extensions["write_queue"]:
-            db.session.flush()  # the game, its players, its "created"
-            burst.write()
-            if ended:
-                game.ended_at = now()
-                db.session.add(Change(game_id=game.id, via="import", kind="ended_early",
-                                      hand_number=len(burst.hands), after={"hands": len(burst.hands)}))
-            db.session.commit()
+        # Played back in memory, then written in one burst: an import's checking and scoring never holds the
+        # database (on SQLite, every table's saves) while it works.
+        begin_write()
+        db.session.flush()  # the game, its players, its "created"
+        burst.write()
+        if ended:
+            game.ended_at = now()
+            db.session.add(Change(game_id=game.id, via="import", kind="ended_early",
+                                  hand_number=len(burst.hands), after={"hands": len(burst.hands)}))
+        db.session.commit()
     except RefereeError:
         db.session.rollback()
         raise
