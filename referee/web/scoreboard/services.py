@@ -51,6 +51,7 @@ from ..models import (
     begin_write,
     db,
     now,
+    reads,
 )
 
 EXPORT_FORMAT = 1
@@ -174,7 +175,8 @@ def version_of(token: str) -> tuple[str, int, bool] | None:
     if not TOKEN.fullmatch(token):
         return None
     digest = token_hash(token)
-    row = db.session.execute(_VERSION_OF, {"digest": digest, "token": token}).first()
+    with reads() as conn:
+        row = conn.execute(_VERSION_OF, {"digest": digest, "token": token}).first()
     if row is None:
         return None
     return row[0], row[1], row[2] == digest
@@ -308,7 +310,8 @@ def _read_by_link(token: str, statements: Any) -> tuple[GameRead, bool] | None:
         return None
     digest = token_hash(token)
     keys = {"digest": digest, "token": token}
-    rows, hand_rows, marks, *changes = [list[Any](db.session.execute(statement, keys)) for statement in statements]
+    with reads() as conn:
+        rows, hand_rows, marks, *changes = [list[Any](conn.execute(statement, keys)) for statement in statements]
     if not rows:
         return None
     game = _game_from(rows, hand_rows, marks)
