@@ -17,9 +17,8 @@ made on first use: SQLite lets one writer at a time into a file, and counts queu
 behind them) made the saves' p99 several times slower under load. Every process and server on the games' file
 finds the same counts' file. (A database in memory keeps its counts in itself.)
 
-This replaced Flask-Limiter, whose storage interface counts each rate apart (a statement, a transaction and, on
-SQLite, a turn on the counts' file for each), and whose machinery cost as much again on every write
-(``docs/bench.md``).
+This replaced Flask-Limiter, whose stores (memory, Redis, memcached, MongoDB, etcd) do not include the SQL database
+every server shares: in memory each worker would count apart (``docs/decisions.md``).
 """
 
 from __future__ import annotations
