@@ -12,9 +12,11 @@ from flask import Flask, g, has_request_context, request
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import LANGUAGES
 from .jsonio import JSONProvider
+from .settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -42,17 +44,17 @@ def database_url(url: str | None, instance: Path) -> str:
     return url
 
 
-def pool_options() -> dict[str, Any]:
+def pool_options(config: Any) -> dict[str, Any]:
     """The connection pool of each server process. A request holds one connection at a time (the poll's own
     query, the write limit's count and the request's session take turns), so as many as a process has threads
     (the server's ``THREADS``, 3: ``server.py``) are kept open, and a few more are opened for a burst
     rather than making a request wait. On PostgreSQL a connection idle for some seconds is checked before it
     is used again (``models.PING_AFTER``), and each is replaced after half an hour, before a firewall or the
-    server drops it as idle (SQLite's file needs neither). ``DB_POOL_SIZE`` and ``DB_MAX_OVERFLOW`` override the
-    sizes: every process of every server takes up to their sum from the database's ``max_connections``
+    server drops it as idle (SQLite's file needs neither). ``DB_POOL_SIZE`` and ``DB_MAX_OVERFLOW`` (settings)
+    size it: every process of every server takes up to their sum from the database's ``max_connections``
     (PostgreSQL's default: 100)."""
-    return {"pool_size": int(os.environ.get("DB_POOL_SIZE", 10)),
-            "max_overflow": int(os.environ.get("DB_MAX_OVERFLOW", 5)), "pool_recycle": 1800}
+    return {"pool_size": int(config["DB_POOL_SIZE"]), "max_overflow": int(config["DB_MAX_OVERFLOW"]),
+            "pool_recycle": 1800}
 
 
 def instance_secret(instance: Path) -> str:
@@ -126,9 +128,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    settings = Settings.from_env()  # (the one place the environment is read)
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("SECRET_KEY"),
-        SQLALCHEMY_DATABASE_URI=database_url(os.environ.get("DATABASE_URL"), Path(app.instance_path)),
+        settings.config(),
+        SQLALCHEMY_DATABASE_URI=database_url(settings.database_url, Path(app.instance_path)),
         SQLALCHEMY_ENGINE_OPTIONS={},
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         BABEL_DEFAULT_LOCALE="en",
@@ -139,9 +142,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # our Referrer-Policy (links carry tokens); the token and the SameSite session cookie protect forms.
         WTF_CSRF_TIME_LIMIT=None,
         WTF_CSRF_SSL_STRICT=False,
-        # No request needs more: the largest is an imported game (IMPORT_MAX_BYTES); anything bigger gets 413
-        # before it is read.
-        MAX_CONTENT_LENGTH=int(os.environ.get("MAX_CONTENT_LENGTH", 256 * 1024)),
+        # MAX_CONTENT_LENGTH (settings): no request needs more; the largest is an imported game
+        # (IMPORT_MAX_BYTES); anything bigger gets 413 before it is read.
         MAX_FORM_MEMORY_SIZE=256 * 1024,
         MAX_FORM_PARTS=200,
         IMPORT_MAX_BYTES=200_000,
@@ -167,7 +169,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
             **options, "connect_args": {"prepare_threshold": PREPARE_AFTER, **options.get("connect_args", {})}}
     if uri not in ("sqlite://", "sqlite:///:memory:"):  # (a database in memory has a pool of one)
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**pool_options(),
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**pool_options(app.config),
                                                    **app.config["SQLALCHEMY_ENGINE_OPTIONS"]}
     # a failed statement's message (and so a log line) never carries its parameters: they hold token hashes
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "hide_parameters": True}
@@ -197,12 +199,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)
 
     app.wsgi_app = _sane_host(app.wsgi_app)  # type: ignore[method-assign]
-    if os.environ.get("TRUST_PROXY"):  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        hops = int(os.environ["TRUST_PROXY"]) if os.environ["TRUST_PROXY"].isdigit() else 1
+    hops = int(app.config["TRUST_PROXY"])
+    if hops:  # behind a reverse proxy: trust its X-Forwarded-* headers (docs/deploy.md)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-    if os.environ.get("HTTPS"):  # served over HTTPS only: cookies never travel in the clear
+    if app.config["HTTPS"]:  # served over HTTPS only: cookies never travel in the clear
         app.config.update(SESSION_COOKIE_SECURE=True)
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
 

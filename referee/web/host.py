@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 import segno
 
 from . import server
+from .settings import Settings
 
 # An address of the documentation range (RFC 5737): asking the system which of this machine's addresses it
 # would reach it from sends nothing (a UDP socket's connect only picks the route), and nothing answers there.
@@ -85,14 +86,13 @@ def _terminal_qr(qr: segno.QRCode) -> str:
 
 
 def main() -> None:
-    host = os.environ.get("HOST") or lan_address()
-    port = int(os.environ.get("PORT", 8000))
-    url = os.environ.get("PUBLIC_URL") or f"http://{host}:{port}"
-    os.environ["PUBLIC_URL"] = url  # every link given out, and every QR code, on this address
+    s = Settings.from_env()
+    host = s.host or lan_address()
+    url = s.public_url or f"http://{host}:{s.port}"
+    os.environ["PUBLIC_URL"] = url  # (for the server it starts) every link and QR code given out, on this address
     sys.stdout.write(banner(url))
     sys.stdout.flush()
-    args = server.command(host, port, int(os.environ.get("WORKERS", server.WORKERS)),
-                          int(os.environ.get("THREADS", server.THREADS)))
+    args = server.command(host, s.port, s.workers or server.WORKERS, s.threads or server.THREADS)
     os.chdir(server.ROOT)
     os.execv(args[0], args)
 

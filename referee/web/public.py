@@ -5,18 +5,19 @@ and logs that never hold a game's token.
   built on it, never on the request's ``Host`` header, which any client can set.
 - ``TRUSTED_HOSTS`` (comma-separated, e.g. ``rummy.example.org,localhost``): a request for any other host
   is refused (400) before it reaches a page.
-- ``RATE_LIMIT_WRITES`` (default ``WRITE_LIMIT``): how many writes (posts that start, change, import or delete
+- ``RATE_LIMIT_WRITES`` (default ``settings.WRITE_LIMIT``): how many writes (posts that start, change, import or delete
   a game) one client may send, counted in the app's own database by every process and server on it
   (``ratelimit``); ``RATE_LIMIT=off`` turns the limit off. A client is its address as the server sees it
   (behind a proxy, set ``TRUST_PROXY``).
 - The app's own log lines (the development server's request log, granian's access log when the app runs
   under it, warnings) show ``/g/***`` for a game link and ``Bearer ***`` for a token.
+
+The settings are read from the environment once, with the others (``settings``), into the app's config.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import re
 from typing import Any
 
@@ -27,7 +28,6 @@ from markupsafe import Markup
 from . import ratelimit
 from .errors import Refusal
 
-WRITE_LIMIT = "10 per second;120 per minute"  # a busy table sends a few a minute; a club on one address, more
 WRITE_METHODS = ["POST", "PUT", "DELETE"]
 
 _ruling_blueprints: set[str] = set()
@@ -112,14 +112,10 @@ LOGGERS = ("werkzeug", "granian.access", "_granian", "sqlalchemy.engine")
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("PUBLIC_URL", os.environ.get("PUBLIC_URL") or None)
-    hosts = os.environ.get("TRUSTED_HOSTS")
-    if hosts and app.config.get("TRUSTED_HOSTS") is None:
-        app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]
-    app.config.setdefault("RATE_LIMIT_WRITES", os.environ.get("RATE_LIMIT_WRITES") or WRITE_LIMIT)
     ratelimit.rates(app.config["RATE_LIMIT_WRITES"])  # (a limit that cannot be read stops the start, not a write)
-    # on unless turned off; tests turn it on where they test it (a test client sends hundreds of writes)
-    app.config.setdefault("RATELIMIT_ENABLED", os.environ.get("RATE_LIMIT", "on") != "off" and not app.testing)
+    # on unless turned off (``RATE_LIMIT=off``); tests turn it on where they test it (a test client sends
+    # hundreds of writes)
+    app.config.setdefault("RATELIMIT_ENABLED", app.config["RATE_LIMIT_ON"] and not app.testing)
     app.before_request(_count_write)
     app.after_request(_limit_headers)
     masking = MaskTokens()

@@ -16,6 +16,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from .settings import Settings
+
 WORKERS = 2  # processes: one a core (two here); see docs/deploy.md for the side-by-side runs behind these numbers
 THREADS = 3  # Python threads in each (the database pool of each process is sized for them: ``pool_options``)
 # Connections a worker holds open at once (granian's backpressure). granian takes a permit before it accepts a
@@ -49,9 +51,8 @@ def command(host: str = "127.0.0.1", port: int = 8000, workers: int = WORKERS, t
 
 
 def main() -> None:
-    args = command(os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", 8000)),
-                   int(os.environ.get("WORKERS", WORKERS)), int(os.environ.get("THREADS", THREADS)),
-                   os.environ.get("ACCESS_LOG", "") not in ("", "0"))
+    s = Settings.from_env()
+    args = command(s.host or "127.0.0.1", s.port, s.workers or WORKERS, s.threads or THREADS, s.access_log)
     os.chdir(ROOT)
     os.execv(args[0], args)
 
