@@ -34,6 +34,7 @@ from ...table import deal_order
 from ..errors import Refusal
 from ..models import Game, Group, GroupGame, Member, begin_write, db
 from ..scoreboard import services as games
+from ..scoreboard import transfer
 
 EXPORT_FORMAT = 1
 NAME_MAX = 60
@@ -241,7 +242,7 @@ def _just_started(group: Group, family: str, variants: Any, options: Any, names:
 
 def _started(group: Group, group_edit_token: str, family: str, variants: Any, options: Any, spelled: list[str],
              new: list[Member], first_dealer: Any, via: str) -> tuple[Game, str]:
-    game, _ = games._new_game(family, variants, options, spelled, first_dealer, via)  # (not committed alone)
+    game, _ = games.new_game(family, variants, options, spelled, first_dealer, via)  # (not committed alone)
     edit = game_token(group_edit_token, game.id)
     game.edit_hash = token_hash(edit)
     group.members.extend(new)
@@ -523,7 +524,7 @@ def export_data(group: Group) -> dict[str, Any]:
         "kind": "group",
         "name": group.name,
         "roster": [m.name for m in group.members],
-        "games": [games.export_data(link.game) | {"deleted": link.deleted_at is not None}
+        "games": [transfer.export_data(link.game) | {"deleted": link.deleted_at is not None}
                   for link in _links(group, None)],
     }
 
@@ -555,7 +556,7 @@ def import_data(data: Any) -> tuple[Group, str]:
         for item in exported:
             if not isinstance(item, dict):
                 raise Refusal("bad_group_import", None)
-            game, _ = games.import_data(item)
+            game, _ = transfer.import_data(item)
             made.append(game.id)
             spelled, new = canonical(group, [p.name for p in game.players])
             for player, name in zip(game.players, spelled):

@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import services
+from . import services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -656,7 +656,7 @@ def correct(token: str, number: int) -> Any:
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:
-    return _snapshot_as_form(services._snapshot(hand))
+    return _snapshot_as_form(services.snapshot(hand))
 
 
 def _snapshot_as_form(snap: dict[str, Any]) -> dict[str, str]:
@@ -720,7 +720,7 @@ def sheet(token: str) -> str:
 @bp.get("/g/<token>/export.json")
 def export_json(token: str) -> Response:
     game, _ = load(token)
-    resp = make_response(json.dumps(services.export_data(game), ensure_ascii=False, indent=2))
+    resp = make_response(json.dumps(transfer.export_data(game), ensure_ascii=False, indent=2))
     resp.headers["Content-Type"] = "application/json; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.json"'
     return resp
@@ -729,9 +729,9 @@ def export_json(token: str) -> Response:
 @bp.get("/g/<token>/export.csv")
 def export_csv(token: str) -> Response:
     game, _ = load(token)
-    words = services.CsvWords(hand=gettext("Hand"), out=gettext("Went out"), total=gettext("Total"),
+    words = transfer.CsvWords(hand=gettext("Hand"), out=gettext("Went out"), total=gettext("Total"),
                               buys=lambda name: gettext("Buys: %(name)s", name=name))
-    resp = make_response(services.export_csv(game, words))
+    resp = make_response(transfer.export_csv(game, words))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="rummy-{game.id}.csv"'
     return resp
@@ -750,7 +750,7 @@ def import_game() -> Any:
         return render_template("games/import.html", error=error_text("too_large", {"kb": limit // 1000})), 413
     try:
         data = jsonio.loads(text)
-        game, edit = services.import_data(data)
+        game, edit = transfer.import_data(data)
     except RefereeError as e:  # before ValueError, which it is: a refused hand names its player
         return render_template("games/import.html", error=game_error_text(e)), status_of(e)
     except ValueError:
