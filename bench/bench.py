@@ -33,7 +33,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
 from referee.web import create_app, warm  # noqa: E402
-from referee.web.scoreboard import services  # noqa: E402
+from referee.web.scoreboard import reads, services  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int = 1) -> float:
@@ -69,7 +69,7 @@ def another_version(app, edit: str, down: bool) -> None:  # type: ignore[no-unty
     """A change from another phone (a player goes down in the hand being played, or not): the board's next
     version, of the same size."""
     with app.app_context():
-        found = services.find(edit)
+        found = reads.find(edit)
         assert found is not None
         services.set_down(found[0], 4, 1, down)
 

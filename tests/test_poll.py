@@ -13,7 +13,7 @@ from sqlalchemy.pool import NullPool
 
 from referee.web import create_app
 from referee.web.models import db
-from referee.web.scoreboard import routes, services
+from referee.web.scoreboard import reads, routes, services
 from referee.web.scoreboard.boards import FORM_MARK, LINK_MARK
 from tests.test_games import auth
 from tests.test_sql_counts import counted
@@ -73,7 +73,7 @@ def test_an_unchanged_poll_is_one_query_and_nothing_else(app, client, monkeypatc
     built = []
     drawn = watch_templates(app)
     monkeypatch.setattr(services, "state", lambda *a, **k: built.append(a) or pytest.fail("rules state built"))
-    monkeypatch.setattr(services, "find", lambda *a, **k: pytest.fail("game loaded"))
+    monkeypatch.setattr(reads, "find", lambda *a, **k: pytest.fail("game loaded"))
     for _ in range(3):  # several polls in a row: each is the same single query
         with counted(app) as seen:
             r = poll(client, g["view_token"], first.headers["ETag"])
@@ -328,7 +328,7 @@ def test_a_changed_board_is_drawn_and_a_failed_read_is_a_503(app, client, monkey
 
     def fails(*a, **k):
         raise OperationalError("SELECT", {}, Exception("gone"))
-    monkeypatch.setattr(services, "version_of", fails)
+    monkeypatch.setattr(reads, "version_of", fails)
     r = poll(client, g["view_token"], after.headers["ETag"])
     assert r.status_code == 503  # the app's answer to a database it cannot read, not a 304 from nothing
 
@@ -386,7 +386,7 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
 
 def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):
     """A poll's board and the game's page read the game with statements on the tables
-    (``services.read_board``), not through the ORM: at every kind of change, for either link and in two
+    (``reads.read_board``), not through the ORM: at every kind of change, for either link and in two
     languages, they draw exactly what the ORM's game draws (an undone hand's entries back in the form too)."""
     g = new_game(client)
     edit = f"/g/{g['edit_token']}"
@@ -396,8 +396,8 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, 
         for token in (g["edit_token"], g["view_token"]):
             for lang in ("en", "pt"):
                 with app.test_request_context(f"/g/{token}/board?lang={lang}"):
-                    orm, can_edit = services.find(token)
-                    read, read_can_edit = services.read_board(token)
+                    orm, can_edit = reads.find(token)
+                    read, read_can_edit = reads.read_board(token)
                     assert can_edit == read_can_edit, why
                     drawn = []
                     for game in (orm, read):  # (each draws its hand-by-hand table: none kept from the other)
@@ -407,8 +407,8 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, 
                 assert drawn[0] == drawn[1], (why, token == g["edit_token"], lang)
                 # the game's page reads the game as a poll's board does, and is the page the ORM's game gives
                 pages = []
-                for reader in (services.read_board, services.find):
-                    monkeypatch.setattr(services, "read_board", reader)
+                for reader in (reads.read_board, reads.find):
+                    monkeypatch.setattr(reads, "read_board", reader)
                     app.extensions["histories"].clear()
                     html = client.get(f"/g/{token}?lang={lang}").get_data(as_text=True)
                     pages.append(re.sub(r'name="csrf_token" value="[^"]*"', "", html))
@@ -440,9 +440,9 @@ def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, 
     same("four hands in")
     assert client.post(edit + "/end", data={"version": version()}).status_code == 302
     same("ended early")
-    assert services.read_board("not a token") is None
+    assert reads.read_board("not a token") is None
     with app.test_request_context("/"):
-        assert services.read_board("x" * 40) is None
+        assert reads.read_board("x" * 40) is None
 
 
 def test_a_board_drawn_already_is_answered_with_each_links_own_tokens(app, client):

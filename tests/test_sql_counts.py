@@ -89,7 +89,7 @@ def test_a_hand_saved_through_the_api_is_one_transaction(app, client):
     assert r.status_code == 201 and r.json["totals"] == {"Ann": 0, "Ben": 10, "Cy": 15, "Dee": 15}
     kinds = [s if s in ("BEGIN", "COMMIT", "ROLLBACK") else "game read" if "hands.out_seat" in s
              else "SELECT totals" if "results.penalty" in s else "-" for s in steps]
-    # the game read on a connection of its own, each statement committing by itself (``models.reads``: no BEGIN
+    # the game read on a connection of its own, each statement committing by itself (``models.autocommit``: no BEGIN
     # nor ROLLBACK reaches the database), then the write's one transaction
     assert [k for k in kinds if k != "-"] == ["BEGIN", "game read", "ROLLBACK", "BEGIN", "SELECT totals",
                                               "COMMIT"], steps
@@ -163,12 +163,12 @@ def test_a_bad_seat_takes_back_nobodys_buy(app, client):
 def test_the_buy_limit_holds_against_a_buy_from_another_phone(app, client):
     """The page's game row said no buys yet; another phone used the last one since: the INSERT itself refuses."""
     from referee.web.models import Buy
-    from referee.web.scoreboard import services
+    from referee.web.scoreboard import reads, services
 
     r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS, "options": {"buy_limit": 1}})
     g = r.json
     with app.test_request_context():
-        game, _ = services.find(g["edit_token"])
+        game, _ = reads.find(g["edit_token"])
         assert game.current_buys == []
         with app.app_context():  # the other phone, on its own session
             db.session.add(Buy(game_id=g["id"], hand_number=1, seat=2))
@@ -223,7 +223,7 @@ def test_on_postgresql_the_hot_statements_have_an_index_to_find_their_rows(app, 
     choices: at a real evening's load it chose well enough, docs/bench.md.)"""
     import json
 
-    from referee.web.scoreboard import services
+    from referee.web.scoreboard import reads, services
 
     with app.app_context():
         engine = db.engine
@@ -231,8 +231,8 @@ def test_on_postgresql_the_hot_statements_have_an_index_to_find_their_rows(app, 
         return
     g = new_game(client)
     edit = g["edit_token"]
-    keys = {"digest": services.token_hash(edit), "token": edit, "game": g["id"], "at": None}
-    statements = [services._VERSION_OF, *services._BOARD_READ, *services._GAME_READ_AGAIN, services._SCORES,
+    keys = {"digest": reads.token_hash(edit), "token": edit, "game": g["id"], "at": None}
+    statements = [reads._VERSION_OF, *reads._BOARD_READ, *reads._GAME_READ_AGAIN, services._SCORES,
                   services._BUMP]
     raw = engine.raw_connection()
     try:

@@ -275,7 +275,7 @@ def each_statement_commits(dbapi_connection: Any) -> Iterator[None]:
 
 
 @contextmanager
-def reads() -> Iterator[Any]:
+def autocommit() -> Iterator[Any]:
     """A connection of the app's pool on which each statement commits by itself (SQLAlchemy's ``AUTOCOMMIT``
     isolation level), for reads that need no transaction: a poll's version read and a game's read before it is
     drawn or written. On PostgreSQL that spares two round trips of a transaction each (BEGIN before, ROLLBACK

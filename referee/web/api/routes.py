@@ -25,7 +25,7 @@ from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..i18n import gettext, in_language, lang, message
 from ..rules.routes import rule_url as rules_page_url
-from ..scoreboard import services
+from ..scoreboard import reads, services
 from ..scoreboard.forms import REQUEST_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -338,13 +338,13 @@ def _bearer() -> str | None:
 
 def _game_for(game_id: str, write: bool) -> Any:
     """The game the bearer token opens, as the ORM reads it (for the writes that change what it holds)."""
-    return _opened(game_id, write, services.find(_token(), last_change=False))
+    return _opened(game_id, write, reads.find(_token(), last_change=False))
 
 
-def _game_read_for(game_id: str, write: bool) -> tuple[services.GameRead, bool]:
-    """The game the bearer token opens, read with statements (``services.read_game``: a hand's save and a read
+def _game_read_for(game_id: str, write: bool) -> tuple[reads.GameRead, bool]:
+    """The game the bearer token opens, read with statements (``reads.read_game``: a hand's save and a read
     of the game), and whether the token may change it."""
-    found = services.read_game(_token())
+    found = reads.read_game(_token())
     return _opened(game_id, write, found), bool(found and found[1])
 
 

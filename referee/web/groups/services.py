@@ -33,13 +33,13 @@ from ...families import FAMILIES
 from ...table import deal_order
 from ..errors import Refusal
 from ..models import Game, Group, GroupGame, Member, begin_write, db
+from ..scoreboard import reads, transfer
 from ..scoreboard import services as games
-from ..scoreboard import transfer
 
 EXPORT_FORMAT = 1
 NAME_MAX = 60
 MAX_IMPORT_GAMES = 500
-token_hash = games.token_hash
+token_hash = reads.token_hash
 new_token = games.new_token
 
 
@@ -92,7 +92,7 @@ def _made_by(found: tuple[Group, bool], name: str) -> bool:
 
 def find(token: str) -> tuple[Group, bool] | None:
     """The group a link opens, and whether the link may change it."""
-    if not isinstance(token, str) or not games.TOKEN.fullmatch(token):  # (a NUL, a slash: opens nothing)
+    if not isinstance(token, str) or not reads.TOKEN.fullmatch(token):  # (a NUL, a slash: opens nothing)
         return None
     digest = token_hash(token)
     group = db.session.execute(select(Group).where(
@@ -104,7 +104,7 @@ def find(token: str) -> tuple[Group, bool] | None:
 
 def find_many(tokens: list[str]) -> list[tuple[str, Group, bool]]:
     """The groups a list of remembered links opens, in one query."""
-    tokens = [t for t in tokens if isinstance(t, str) and games.TOKEN.fullmatch(t)]
+    tokens = [t for t in tokens if isinstance(t, str) and reads.TOKEN.fullmatch(t)]
     if not tokens:
         return []
     digests = {token_hash(t): t for t in tokens}
@@ -129,7 +129,7 @@ def tap_token(once: Any, who: str) -> str | None:
     """The edit token of the group a form's tap makes: derived from the form (``once``, drawn with it) and from
     whoever sent it (``who``: their session's own secret), so that a second tap on the same form finds the
     group the first made, and nobody else's form can. None for a form without it."""
-    if not isinstance(once, str) or not games.TOKEN.fullmatch(once):
+    if not isinstance(once, str) or not reads.TOKEN.fullmatch(once):
         return None
     key = current_app.secret_key
     key = key if isinstance(key, bytes) else str(key).encode()

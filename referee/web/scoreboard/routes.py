@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import services, transfer
+from . import reads, services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -86,23 +86,23 @@ def game_error_text(e: RefereeError) -> str:
 
 
 # ------------------------------------------------------------------------------------------ my games
-links = Links(lambda token: services.find(token), MY_GAMES)  # the game a link opens; the games this device opened
+links = Links(lambda token: reads.find(token), MY_GAMES)  # the game a link opens; the games this device opened
 load, edit_only = links.load, links.edit_only
 remembered, remember, forget = links.remembered, links.remember, links.forget
-# the game a link opens as a board reads it (``services.read_board``: statements, no ORM objects, with the history
+# the game a link opens as a board reads it (``reads.read_board``: statements, no ORM objects, with the history
 # the page's undo and redo need)
-board_links = Links(lambda token: services.read_board(token), MY_GAMES)
+board_links = Links(lambda token: reads.read_board(token), MY_GAMES)
 # A hand saved through the form, a buy and a player going down read the game as the JSON API's save does
-# (``services.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
+# (``reads.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
 # game as it then is.
-saved_to = Links(lambda token: services.read_game(token), MY_GAMES)
+saved_to = Links(lambda token: reads.read_game(token), MY_GAMES)
 
 
 @bp.get("/games")
 def mine() -> str:
     rows = []
     for token in remembered():
-        found = services.find(token)
+        found = reads.find(token)
         if found is None:
             continue
         game, can_edit = found
@@ -337,7 +337,7 @@ def board(token: str) -> Response:
     """The part of the game screen that other phones change. Polled: while the game's version is the one the
     phone last saw, the answer is a 304 from one indexed query on the games table, before anything else is
     read or drawn (no session, no rules, no template)."""
-    found = services.version_of(token)
+    found = reads.version_of(token)
     if found is None:
         abort(404)
     game_id, version, can_edit = found

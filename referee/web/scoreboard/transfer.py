@@ -18,9 +18,8 @@ from ...scoring import net_score, standings, typed_total
 from ...table import buy_refused
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Result, begin_write, db, now
+from .reads import HANDS, RESULTS
 from .services import (
-    HANDS,
-    RESULTS,
     PlayedBack,
     Seats,
     checked,
