@@ -55,14 +55,14 @@ def test_postgresql_killed_mid_save_answers_503_and_keeps_the_hand(request, tmp_
         real = services._record
         monkeypatch.setattr(services, "_record", lambda *a, **k: die() or real(*a, **k))
     else:
-        real_exit = services._Write.__exit__
+        real_exit = services.Write.__exit__
 
         def exit_after_dying(self, kind, exc, tb):
             if kind is None and not self.cancelled:
                 die()
             return real_exit(self, kind, exc, tb)
 
-        monkeypatch.setattr(services._Write, "__exit__", exit_after_dying)
+        monkeypatch.setattr(services.Write, "__exit__", exit_after_dying)
     try:
         for lang, words in (("en", "database"), ("de", "Datenbank")):
             page = c.post(f"/g/{g['edit_token']}/hand?lang={lang}", data=HAND)

@@ -43,9 +43,9 @@ def test_the_crafted_save_spends_one_budget_and_records_nothing(client, budgets,
 
     game = crafted_game(client)
     scored, turns = [], []
-    real_score, real_enter = services.score_hand, services._Write.__enter__
+    real_score, real_enter = services.score_hand, services.Write.__enter__
     monkeypatch.setattr(services, "score_hand", lambda *a, **k: scored.append(1) or real_score(*a, **k))
-    monkeypatch.setattr(services._Write, "__enter__", lambda self: turns.append(1) or real_enter(self))
+    monkeypatch.setattr(services.Write, "__enter__", lambda self: turns.append(1) or real_enter(self))
     budgets.clear()
     r = client.post(f"/api/v1/games/{game['id']}/hands", headers=auth(game),
                     json={"hand": 1, "out": "P0", "leftovers": {p: 1478 for p in EIGHT[1:]}})

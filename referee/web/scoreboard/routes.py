@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import reads, services, transfer
+from . import changes, reads, services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -266,9 +266,9 @@ def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
                 contract_words=contract_words, points=points, view_token=game.view_token,
                 buy_limit=st.rules.buy_limit, history=lambda: drawn_history(st, can_edit, token), version=game.version,
                 etag=etag_for(game.id, game.version, can_edit),
-                last_change=services.last_change(game) if can_edit else None, change_text=change_text,
+                last_change=changes.last_change(game) if can_edit else None, change_text=change_text,
                 referee_url=lambda mode="check", **extra: referee_url(game, st, mode, **extra),
-                outcome_words=outcome_words, redo_change=services.redoable(game) if can_edit else None,
+                outcome_words=outcome_words, redo_change=changes.redoable(game) if can_edit else None,
                 cutter_of=lambda number: services.cutter_of(game, number))
 
 
@@ -324,7 +324,7 @@ def drawn_board(token: str, tag: str, can_edit: bool) -> tuple[str, str]:
 def play(token: str) -> BaseResponse:
     game, can_edit = board_links.load(token)  # (the page writes nothing: the game read as a board reads it)
     ctx = board_context(game, can_edit, token)
-    undone = services.undone_hand(game, ctx["st"].current) if can_edit else None
+    undone = changes.undone_hand(game, ctx["st"].current) if can_edit else None
     if undone is not None:  # the hand just undone: its entries are back in the form, to fix and save again
         ctx["entered"] = _snapshot_as_form(undone)
     resp = make_response(render_template("games/game.html", **ctx))
@@ -540,7 +540,7 @@ def undo(token: str) -> Any:
     form = VersionForm()
     form.validate()
     try:
-        change = services.undo(game, _seen_version(form))
+        change = changes.undo(game, _seen_version(form))
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -554,7 +554,7 @@ def redo(token: str) -> Any:
     try:
         if not form.validate():
             raise Refusal("bad_request")
-        change = services.redo(game, form.version.data)
+        change = changes.redo(game, form.version.data)
         flash(gettext("Redone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple, Protocol, overload
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import bindparam, false, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
@@ -33,7 +33,6 @@ from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, s
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import (
-    UNDOABLE,
     Buy,
     Change,
     Down,
@@ -47,7 +46,7 @@ from ..models import (
     db,
     now,
 )
-from .reads import GAMES, HANDS, RESULTS, ChangeRead, GameRead, HandRead, read_again, token_hash
+from .reads import GAMES, HANDS, RESULTS, GameRead, HandRead, read_again, token_hash
 
 
 def new_token() -> str:
@@ -278,7 +277,7 @@ _BUMP = (update(GAMES).where(GAMES.c.id == bindparam("game"))
          .values(version=GAMES.c.version + 1, updated_at=bindparam("at")).returning(GAMES.c.version))
 
 
-class _Write:
+class Write:
     """One write to a game, as a ``with`` block. It takes the game's lock first (the version bump); if another
     write came in since the game was read, everything read is expired and read again under the lock, so every
     check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
@@ -297,7 +296,7 @@ class _Write:
         self.request_id = request_id
         self.replayed: Any = None  # the change this request made already (a retry), found under the lock
 
-    def __enter__(self) -> _Write:
+    def __enter__(self) -> Write:
         begin_write()  # (SQLite: the file's write lock, from here to the commit)
         read = self.game.version
         at = now()
@@ -350,7 +349,7 @@ _APPLIED = (select(Change.__table__.c.kind, Change.__table__.c.hand_number, Chan
                    Change.__table__.c.request_id == bindparam("request")))
 
 
-def _version_arg(version: Any) -> int | None:
+def version_arg(version: Any) -> int | None:
     """A version as a page or a client sends it: a whole number, or None for "whatever it is now"."""
     if version is None:
         return None
@@ -403,13 +402,13 @@ def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entrie
     written) instead of recording the hand twice or calling it another phone's."""
     if not isinstance(number, int) or isinstance(number, bool):
         raise Refusal("bad_hand", "hand")
-    expected = _version_arg(expected_version)
+    expected = version_arg(expected_version)
     read = game.version
     # scored before the turn to write is taken, and refused there: a refusal never holds the other saves up
     # (unless the page is older than the game: then the write says so first)
     early = _scored_early(game, number, out_seat, entries, exact_cut) if expected in (None, read) else None
     try:
-        with _Write(game, *RECORDED, request_id=request_id) as w:
+        with Write(game, *RECORDED, request_id=request_id) as w:
             if w.replayed is not None and w.replayed.kind == "hand_recorded":
                 w.cancel()
                 hand = next((h for h in game.hands if h.number == w.replayed.hand_number), None)
@@ -479,7 +478,7 @@ def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: d
     results, replay = checked(game, number, out_seat, entries, exact_cut, scored)
     # Written with statements on the tables (SQLAlchemy Core, in the session's transaction), not through the
     # session's unit of work: this runs while every other save on the game waits its turn. The hand returned is
-    # what was written (not in the session); ``_Write`` expires an ORM game's hands after, so what reads them next
+    # what was written (not in the session); ``Write`` expires an ORM game's hands after, so what reads them next
     # reads them again.
     hand = Hand(game_id=game.id, number=number, out_seat=out_seat, cut_bonus=max(r.bonus for r in results),
                 replay=replay, results=results)
@@ -499,8 +498,8 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
                  with_totals: bool = False, request_id: str | None = None) -> Saved:
     if not any(h.number == number for h in game.hands):
         raise Refusal("no_such_hand", "hand", hand=number)
-    expected = _version_arg(expected_version)
-    with _Write(game, "last_undoable", "changes", request_id=request_id) as w:
+    expected = version_arg(expected_version)
+    with Write(game, "last_undoable", "changes", request_id=request_id) as w:
         hand = next((h for h in game.hands if h.number == number), None)
         if w.replayed is not None and hand is not None:  # the same correction sent again: made once
             w.cancel()
@@ -538,7 +537,7 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
     the hand is the one being played and the player is under the limit). A request sent again with the same
     ``request_id`` (a retry) adds nothing."""
     rules = rules_of(game)
-    with _Write(game, "buys", "current_buys", "changes", "last_undoable", request_id=request_id) as w:
+    with Write(game, "buys", "current_buys", "changes", "last_undoable", request_id=request_id) as w:
         if w.replayed is not None:  # answered as the first send was: the buy it added, the buys left now
             w.cancel()
             hand_of, seat_of = w.replayed.hand_number, w.replayed.seat
@@ -574,7 +573,7 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
 
 def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link",
                request_id: str | None = None) -> bool:
-    with _Write(game, "last_undoable", "changes", "buys", "current_buys", request_id=request_id) as w:
+    with Write(game, "last_undoable", "changes", "buys", "current_buys", request_id=request_id) as w:
         if w.replayed is not None:
             w.cancel()
             return True
@@ -593,7 +592,7 @@ def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str
              request_id: str | None = None) -> None:
     """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone (a tap
     that waited on a phone while the hand was recorded is refused, so that the phone says so)."""
-    with _Write(game, "last_undoable", "changes", "downs", request_id=request_id) as w:
+    with Write(game, "last_undoable", "changes", "downs", request_id=request_id) as w:
         if w.replayed is not None or not 0 <= seat < len(game.players):
             w.cancel()
             return
@@ -612,123 +611,11 @@ def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str
                               hand_number=number, seat=seat, request_id=request_id))
 
 
-def last_change(game: Game) -> Change | None:
-    """The change undo would take back (read with the game row)."""
-    change: Change | None = game.last_undoable
-    return change
-
-
-def undo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
-    expected = _version_arg(expected_version)
-    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
-        change = last_change(game)
-        if change is None:
-            raise Refusal("nothing_to_undo", None)
-        w.expect(expected)
-        _undo(game, change)
-        db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=change.hand_number,
-                              seat=change.seat, before={"undid": change.id, "kind": change.kind}))
-    return change
-
-
-def _undo(game: Game, change: Change) -> None:
-    n, seat = change.hand_number, change.seat
-    assert n is not None  # every change that can be undone belongs to a hand
-    if change.kind == "hand_recorded":
-        if any(h.number > n for h in game.hands):
-            raise Refusal("undo_blocked", None)
-        game.hands.remove(next(h for h in game.hands if h.number == n))
-    elif change.kind == "hand_corrected":
-        _put_back(next(h for h in game.hands if h.number == n), change.before)
-    elif change.kind == "buy_added":
-        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-        if last is not None:
-            db.session.delete(last)
-    elif change.kind == "buy_removed":
-        db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
-    elif change.kind in ("down_set", "down_cleared"):
-        _set_down_row(game, n, seat, change.kind == "down_cleared")
-    elif change.kind == "ended_early":
-        game.ended_at = None
-    change.undone = True
-
-
-def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None:
-    row = db.session.execute(db.select(Down).where(Down.game_id == game.id, Down.hand_number == number,
-                                                   Down.seat == seat)).scalar_one_or_none()
-    if down and row is None and seat is not None:
-        db.session.add(Down(game_id=game.id, hand_number=number, seat=seat))
-    elif not down and row is not None:
-        db.session.delete(row)
-
-
-@overload
-def redoable(game: Game) -> Change | None: ...
-@overload
-def redoable(game: GameRead) -> ChangeRead | None: ...
-def redoable(game: Any) -> Any:
-    """The change the last undo took back, while nothing new was done since (a new change ends redo)."""
-    by_id = {c.id: c for c in game.changes}
-    for c in reversed(game.changes):
-        if c.kind == "undo":
-            target = by_id.get(int((c.before or {}).get("undid") or 0))
-            if target is not None and target.undone:
-                return target
-        elif c.kind in UNDOABLE:
-            return None
-    return None
-
-
-def undone_hand(game: Game | GameRead, number: int | None) -> dict[str, Any] | None:
-    """The entries of hand ``number`` as they were recorded, when that recording was just undone."""
-    change = redoable(game)
-    if change is None or change.kind != "hand_recorded" or change.hand_number != number:
-        return None
-    return change.after  # type: ignore[no-any-return]
-
-
-def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
-    """Do again what the last undo took back, exactly as it was."""
-    expected = _version_arg(expected_version)
-    with _Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
-        change = redoable(game)
-        if change is None:
-            raise Refusal("nothing_to_redo", None)
-        n, seat = change.hand_number, change.seat
-        assert n is not None  # every change that can be undone belongs to a hand
-        if change.kind == "hand_recorded" and game.hands_recorded != n - 1:
-            raise Refusal("nothing_to_redo", None)
-        w.expect(expected)
-        if change.kind == "hand_recorded":
-            after = change.after
-            game.hands.append(Hand(game_id=game.id, number=n, out_seat=after["out_seat"],
-                                   cut_bonus=after.get("cut_bonus", 0), replay=n > len(rules_of(game).hands),
-                                   results=[_restored(r) for r in after["results"]]))
-        elif change.kind == "hand_corrected":
-            _put_back(next(h for h in game.hands if h.number == n), change.after)
-        elif change.kind == "buy_added":
-            db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
-        elif change.kind == "buy_removed":
-            last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                           Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-            if last is not None:
-                db.session.delete(last)
-        elif change.kind in ("down_set", "down_cleared"):
-            _set_down_row(game, n, seat, change.kind == "down_set")
-        elif change.kind == "ended_early":
-            game.ended_at = now()
-        change.undone = False
-        db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=n, seat=seat,
-                              before={"redid": change.id, "kind": change.kind}))
-    return change
-
-
 # ------------------------------------------------------------------------------------------ ending, players
 def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None:
     """The table stops before the last hand: the game is over with the standings of the hands played."""
-    expected = _version_arg(expected_version)
-    with _Write(game, "last_undoable", "changes") as w:
+    expected = version_arg(expected_version)
+    with Write(game, "last_undoable", "changes") as w:
         st = state(game)
         if st.finished:
             raise Refusal("game_over", None)
@@ -749,7 +636,7 @@ def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> b
     new = clean_name(name, f"name_{seat}")
     if new == game.players[seat].name:
         return False
-    with _Write(game, "changes"):
+    with Write(game, "changes"):
         player = game.players[seat]
         if any(p.name.casefold() == new.casefold() for p in game.players if p.seat != seat):
             raise Refusal("duplicate_name", f"name_{seat}")
@@ -794,7 +681,7 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
         raise Refusal("bad_players", "players")
     if order == list(range(n)):
         return
-    with _Write(game, "players", "buys", "current_buys", "downs", "changes", "last_undoable"):
+    with Write(game, "players", "buys", "current_buys", "downs", "changes", "last_undoable"):
         if game.hands_recorded:
             raise Refusal("seats_fixed", "players")
         new_seat = {old: new for new, old in enumerate(order)}
@@ -813,20 +700,6 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
         db.session.flush()
         db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
                               after={"names": [before[i] for i in order]}))
-
-
-def _put_back(hand: Hand, snap: dict[str, Any]) -> None:
-    """A recorded hand made again as the history's snapshot of it holds it (an undone or redone correction)."""
-    hand.out_seat = snap["out_seat"]
-    hand.cut_bonus = snap.get("cut_bonus", 0)
-    hand.results.clear()
-    db.session.flush()
-    hand.results.extend(_restored(r) for r in snap["results"])
-
-
-def _restored(row: dict[str, Any]) -> Result:
-    """A result as a snapshot kept it (snapshots from before the bonus was kept apart hold the score alone)."""
-    return Result(seat=row["seat"], penalty=row["penalty"], bonus=row.get("bonus", 0), cards=row["cards"])
 
 
 def delete_game(game: Game) -> None:
