@@ -115,14 +115,16 @@ def tied_game(hands: int) -> dict:
 def test_an_import_of_many_replayed_hands_costs_its_size(client, monkeypatch):
     import json
 
-    from referee.web.scoreboard import services, transfer
+    from referee.web.scoreboard import gamestate, services, transfer
 
     looked_at: list[int] = []  # the hands each tie-break looked at
     states: list[int] = []  # whole reads of the game
-    real_standings, real_state = services.standings, services.state
-    for module in (services, transfer):  # (the import plays back in ``transfer``, checks each hand in ``services``)
+    real_standings, real_state = gamestate.standings, gamestate.state
+    # (the import plays back in ``transfer`` and checks each hand in ``services``; ``state`` tie-breaks)
+    for module in (gamestate, transfer):
         monkeypatch.setattr(module, "standings", lambda r, n, hands, replays=(), **k: looked_at.append(
             len(hands) + len(replays)) or real_standings(r, n, hands, replays, **k))
+    for module in (gamestate, services, transfer):
         monkeypatch.setattr(module, "state", lambda g: states.append(1) or real_state(g))
     n = 400
     r = client.post("/import", data={"json": json.dumps(tied_game(n))})

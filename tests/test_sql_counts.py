@@ -104,13 +104,13 @@ def test_a_buy(app, client):
 
 
 def test_an_htmx_buy_is_the_buy_and_the_board(app, client, monkeypatch):
-    from referee.web.scoreboard import services
+    from referee.web.scoreboard import gamestate
 
     g = new_game(client)
     client.get(f"/g/{g['edit_token']}")  # the game's rules are resolved (and kept) on the first page
     resolved = []
-    monkeypatch.setattr(services, "resolve", lambda *a, **k: resolved.append(a) or resolve(*a, **k))
-    services._rules.cache_clear()
+    monkeypatch.setattr(gamestate, "resolve", lambda *a, **k: resolved.append(a) or resolve(*a, **k))
+    gamestate._rules.cache_clear()
     with counted(app) as seen:
         r = client.post(f"/g/{g['edit_token']}/buy", data={"hand": 1, "seat": 0}, headers={"HX-Request": "true"})
     html = r.get_data(as_text=True)

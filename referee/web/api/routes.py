@@ -25,7 +25,7 @@ from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..i18n import gettext, in_language, lang, message
 from ..rules.routes import rule_url as rules_page_url
-from ..scoreboard import reads, services
+from ..scoreboard import gamestate, reads, services
 from ..scoreboard.forms import REQUEST_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -365,7 +365,7 @@ def _opened(game_id: str, write: bool, found: Any) -> Any:
 
 
 def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
-    st = services.state(game)
+    st = gamestate.state(game)
     out: dict[str, Any] = {
         "id": game.id,
         "ruleset": game.family,
@@ -498,7 +498,7 @@ def request_id_field(data: dict[str, Any]) -> str | None:
 
 def hand_result(game: Any, saved: services.Saved) -> Response:
     names = [p.name for p in game.players]
-    summed = saved.totals if saved.totals is not None else services.totals(game)
+    summed = saved.totals if saved.totals is not None else gamestate.totals(game)
     return jsonify({"hand": saved.hand.number, "penalties": {names[r.seat]: r.score for r in saved.hand.results},
                     "totals": summed, "version": game.version})
 

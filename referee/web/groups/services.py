@@ -33,7 +33,7 @@ from ...families import FAMILIES
 from ...table import deal_order
 from ..errors import Refusal
 from ..models import Game, Group, GroupGame, Member, begin_write, db
-from ..scoreboard import reads, transfer
+from ..scoreboard import gamestate, reads, transfer
 from ..scoreboard import services as games
 
 EXPORT_FORMAT = 1
@@ -269,7 +269,7 @@ def game_in_group(group: Group, game_id: str) -> GroupGame | None:
 def next_dealer(game: Game) -> int:
     """The seat of whoever deals after the game's first dealer, as the family passes the deal."""
     names = [p.name for p in game.players]
-    after = deal_order(games.rules_of(game), names, 2, game.first_dealer).dealer
+    after = deal_order(gamestate.rules_of(game), names, 2, game.first_dealer).dealer
     return names.index(after)
 
 
@@ -423,7 +423,7 @@ def _stats(group: Group, family: str | None) -> Stats:
     summaries = []
     for link in _links(group, family):
         game = link.game
-        st = games.state(game)
+        st = gamestate.state(game)
         name_of = {n: spelled.get(name_key(n), n) for n in st.names}
         names = [name_of[n] for n in st.names]
         for n in names:

@@ -8,8 +8,9 @@ from typing import Any, overload
 
 from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, Hand, Result, db, now
+from .gamestate import rules_of
 from .reads import ChangeRead, GameRead
-from .services import Write, rules_of, version_arg
+from .services import Write, version_arg
 
 
 def last_change(game: Game) -> Change | None:

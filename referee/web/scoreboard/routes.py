@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import changes, reads, services, transfer
+from . import changes, gamestate, reads, services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -106,7 +106,7 @@ def mine() -> str:
         if found is None:
             continue
         game, can_edit = found
-        st = services.state(game)
+        st = gamestate.state(game)
         rows.append({"token": token, "can_edit": can_edit, "names": st.names, "family": FAMILIES[game.family].name,
                      "hand": st.current, "finished": st.finished, "updated": game.updated_at,
                      "ended_early": st.ended_early, "played": len(st.hands)})
@@ -259,7 +259,7 @@ def outcome_words(st: Any) -> dict[str, str]:
 
 
 def board_context(game: Any, can_edit: bool, token: str) -> dict[str, Any]:
-    st = services.state(game)
+    st = gamestate.state(game)
     spec = st.rules.hand(st.current) if st.current else None
     points = {str(Leftover(r)): st.rules.rank_points(r) for r in (*Rank, None)}
     return dict(st=st, game=game, can_edit=can_edit, token=token, spec=spec, fam=st.rules.family,
@@ -440,7 +440,7 @@ def lost_race(game: Any, number: int, form: Any) -> dict[str, Any]:
     hand = next((h for h in game.hands if h.number == number), None)
     mine: dict[int, int] = {}
     try:
-        scored = services.score(game, services.rules_of(game), number, form.out_seat(),
+        scored = services.score(game, gamestate.rules_of(game), number, form.out_seat(),
                                 _entries(form, game.players), exact_cut=form.cut_was_exact)
         mine = {r.seat: r.score for r in scored}
     except RefereeError:
@@ -586,7 +586,7 @@ def _players_context(game: Any, token: str, **extra: Any) -> dict[str, Any]:
     for p in game.players:
         f = RenameForm(formdata=None, seat=p.seat, name=p.name)
         forms.append((p, f))
-    ctx = dict(game=game, token=token, st=services.state(game), rename_forms=forms, move_form=SeatMoveForm(),
+    ctx = dict(game=game, token=token, st=gamestate.state(game), rename_forms=forms, move_form=SeatMoveForm(),
                can_move=not game.hands_recorded, error=None, error_seat=None)
     ctx.update(extra)
     return ctx
@@ -678,7 +678,7 @@ def history(token: str) -> str:
     rows = [{"at": c.at, "text": change_text(c, names), "via": gettext(VIA_WORDS.get(c.via, c.via)),
              "undone": c.undone} for c in reversed(game.changes)]
     return render_template("games/history.html", rows=rows, token=token, can_edit=can_edit, game=game,
-                           st=services.state(game))
+                           st=gamestate.state(game))
 
 
 def change_text(c: Any, names: list[str]) -> str:

@@ -13,23 +13,21 @@ constraint.
 
 from __future__ import annotations
 
-import json
 import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import bindparam, false, insert, literal, select, update
+from sqlalchemy import bindparam, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ...budget import current as request_budget
 from ...cards import CardError
 from ...families import FAMILIES, Rules, resolve
-from ...scoring import Entry, Leftover, net_score, running_totals, score_hand, standings
+from ...scoring import Entry, Leftover, score_hand
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import (
@@ -46,6 +44,7 @@ from ..models import (
     db,
     now,
 )
+from .gamestate import rules_of, state, totals
 from .reads import GAMES, HANDS, RESULTS, GameRead, HandRead, read_again, token_hash
 
 
@@ -131,110 +130,6 @@ def new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer:
     db.session.add(game)
     db.session.add(Change(game_id=game.id, via=via, kind="created"))
     return game, edit
-
-
-def rules_of(game: Game | GameRead) -> Rules:
-    """The rules a game is played by, resolved once for each set of settings (a game's never change)."""
-    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
-
-
-@lru_cache(maxsize=256)
-def _rules(family: str, variants: tuple[str, ...], options: str, players: int) -> Rules:
-    return resolve(family, list(variants), json.loads(options), players)
-
-
-# ------------------------------------------------------------------------------------------------ state
-@dataclass
-class HandRow:
-    number: int
-    out: str | None  # the player who went out; None: the stock ran out
-    penalties: dict[str, int]
-    cards: dict[str, list[str] | None]
-
-
-@dataclass
-class State:
-    game: Game | GameRead  # (a board drawn for a poll reads the game as a GameRead)
-    rules: Rules
-    names: list[str]
-    hands: list[HandRow]
-    totals: dict[str, int]
-    running: dict[str, list[int]]  # totals after each hand, for the chart
-    current: int | None  # the hand being played; None when the game is over
-    finished: bool
-    dealer: str | None = None
-    cutter: str | None = None
-    first: str | None = None
-    buys: dict[str, int] = field(default_factory=dict)  # this hand
-    down: set[str] = field(default_factory=set)  # this hand
-    leaders: list[str] = field(default_factory=list)
-    result: Any = None  # scoring.Result
-    replays: list[HandRow] = field(default_factory=list)  # the last hand replayed to break a tie
-    ended_early: bool = False  # the table stopped before the last hand: standings of the hands played
-
-    @property
-    def replay_due(self) -> bool:
-        """The game is over but tied, and the family breaks that tie by replaying the last hand."""
-        return self.finished and self.result is not None and self.result.decided_by == "replay"
-
-
-def _hand_rows(game: Game | GameRead, names: list[str]) -> tuple[list[HandRow], list[HandRow]]:
-    """The hands recorded, as rows of the score sheet; the replayed last hands apart."""
-    rows: list[HandRow] = []
-    replays: list[HandRow] = []
-    for h in game.hands:
-        pen = {names[r.seat]: r.score for r in h.results}
-        (replays if h.replay else rows).append(HandRow(h.number, None if h.out_seat is None else names[h.out_seat],
-                                                       pen, {names[r.seat]: r.cards for r in h.results}))
-    return rows, replays
-
-
-def _totals(names: list[str], rows: list[HandRow]) -> tuple[dict[str, list[int]], dict[str, int]]:
-    running = running_totals(names, [r.penalties for r in rows])
-    return running, {n: (running[n][-1] if rows else 0) for n in names}
-
-
-_SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
-           .select_from(RESULTS.join(HANDS, HANDS.c.id == RESULTS.c.hand_id))
-           .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false()))
-
-
-def totals(game: Game | GameRead) -> dict[str, int]:
-    """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
-    with, from one read of the results' penalties and bonuses (a save loads neither the hands as objects nor
-    the buys and downs again to say it)."""
-    return _summed(game, db.session.execute(_SCORES, {"game": game.id}))
-
-
-def _summed(game: Game | GameRead, scores: Any) -> dict[str, int]:
-    """Each player's total from the rows of ``_SCORES``."""
-    summed = dict.fromkeys(range(len(game.players)), 0)
-    for seat, penalty, bonus in scores:
-        summed[seat] += net_score(penalty, bonus)
-    return {p.name: summed[p.seat] for p in game.players}
-
-
-def state(game: Game | GameRead) -> State:
-    rules = rules_of(game)
-    names = [p.name for p in game.players]
-    rows, replays = _hand_rows(game, names)
-    running, totals = _totals(names, rows)
-    ended_early = game.ended_at is not None
-    finished = len(rows) >= len(rules.hands) or ended_early
-    current = None if finished else len(rows) + 1
-    st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
-               ended_early=ended_early)
-    if current is not None:
-        order = deal_order(rules, names, current, game.first_dealer)
-        st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
-        st.buys = Counter(names[b.seat] for b in game.current_buys)
-        st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
-    if rows:
-        st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays],
-                              ended_early=ended_early)
-        best = min(totals.values())
-        st.leaders = [n for n in names if totals[n] == best]
-    return st
 
 
 # ------------------------------------------------------------------------------------------- scoring

@@ -18,6 +18,7 @@ from ...scoring import net_score, standings, typed_total
 from ...table import buy_refused
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Result, begin_write, db, now
+from .gamestate import rules_of, state
 from .reads import HANDS, RESULTS
 from .services import (
     PlayedBack,
@@ -26,9 +27,7 @@ from .services import (
     cutter_of,
     entry,
     new_game,
-    rules_of,
     snapshot,
-    state,
 )
 
 EXPORT_FORMAT = 1
