@@ -223,7 +223,7 @@ def test_on_postgresql_the_hot_statements_have_an_index_to_find_their_rows(app, 
     choices: at a real evening's load it chose well enough, docs/bench.md.)"""
     import json
 
-    from referee.web.scoreboard import reads, services
+    from referee.web.scoreboard import gamestate, reads, services
 
     with app.app_context():
         engine = db.engine
@@ -232,7 +232,7 @@ def test_on_postgresql_the_hot_statements_have_an_index_to_find_their_rows(app, 
     g = new_game(client)
     edit = g["edit_token"]
     keys = {"digest": reads.token_hash(edit), "token": edit, "game": g["id"], "at": None}
-    statements = [reads._VERSION_OF, *reads._BOARD_READ, *reads._GAME_READ_AGAIN, services._SCORES,
+    statements = [reads._VERSION_OF, *reads._BOARD_READ, *reads._GAME_READ_AGAIN, gamestate._SCORES,
                   services._BUMP]
     raw = engine.raw_connection()
     try:

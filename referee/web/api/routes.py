@@ -25,7 +25,7 @@ from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..i18n import gettext, in_language, lang, message
 from ..rules.routes import rule_url as rules_page_url
-from ..scoreboard import gamestate, reads, services
+from ..scoreboard import create, gamestate, reads, services
 from ..scoreboard.forms import REQUEST_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -408,7 +408,7 @@ def create_game(data: dict[str, Any]) -> Any:
                                                data.get("variants"), data.get("options"), need(data, "players"),
                                                data.get("first_dealer", 0), via="api")
     else:
-        game, edit = services.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+        game, edit = create.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
                                           need(data, "players"), data.get("first_dealer", 0), via="api")
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
                     "players": [p.name for p in game.players],  # as stored: a group's roster spells its people
@@ -423,7 +423,7 @@ def get_game(game_id: str) -> Any:
 
 
 def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int, Any]]:
-    seat = services.Seats(game.players)
+    seat = create.Seats(game.players)
     out = data.get("out")
     if out is not None and not isinstance(out, str):
         raise Refusal("wrong_type", "out", expected=N_("a name"))
@@ -519,7 +519,7 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     game = _game_for(game_id, write=True)
-    seat = services.Seats(game.players)
+    seat = create.Seats(game.players)
     player = need(data, "player")
     if not isinstance(player, str):
         raise Refusal("wrong_type", "player", expected=N_("a name"))

@@ -14,7 +14,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from ...families import FAMILIES
 from ..fields import ListField
 from ..i18n import _l
-from ..scoreboard.services import new_token
+from ..scoreboard.create import new_token
 
 
 class GroupForm(FlaskForm):

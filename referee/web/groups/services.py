@@ -33,26 +33,26 @@ from ...families import FAMILIES
 from ...table import deal_order
 from ..errors import Refusal
 from ..models import Game, Group, GroupGame, Member, begin_write, db
-from ..scoreboard import gamestate, reads, transfer
+from ..scoreboard import create, gamestate, reads, transfer
 from ..scoreboard import services as games
 
 EXPORT_FORMAT = 1
 NAME_MAX = 60
 MAX_IMPORT_GAMES = 500
 token_hash = reads.token_hash
-new_token = games.new_token
+new_token = create.new_token
 
 
 # ------------------------------------------------------------------------------------------------ names
 def clean(name: Any) -> str:
     """A group's or a roster's name as kept: spaces made one, and no control characters (a NUL) or halves of a
     character (a lone surrogate), which no database or page can hold (as players' names: ``games._printable``)."""
-    return " ".join(games._printable(name).split()) if isinstance(name, str) else ""
+    return " ".join(create.printable(name).split()) if isinstance(name, str) else ""
 
 
 def name_key(name: str) -> str:
-    """One person whatever the case, as a game knows its players (``games.name_key``), of the cleaned name."""
-    return games.name_key(clean(name))
+    """One person whatever the case, as a game knows its players (``create.name_key``), of the cleaned name."""
+    return create.name_key(clean(name))
 
 
 # ------------------------------------------------------------------------------------------------ groups
@@ -203,7 +203,7 @@ def start_game(group: Group, group_edit_token: str, family: Any, variants: Any, 
     and its edit token."""
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
-    cleaned = games.clean_names(names, family)
+    cleaned = create.clean_names(names, family)
     # one start at a time in a group (its row locked on PostgreSQL; the file's write lock on SQLite), so that two
     # taps, or two phones starting the same game, make one game and never an orphan
     begin_write()
@@ -242,7 +242,7 @@ def _just_started(group: Group, family: str, variants: Any, options: Any, names:
 
 def _started(group: Group, group_edit_token: str, family: str, variants: Any, options: Any, spelled: list[str],
              new: list[Member], first_dealer: Any, via: str) -> tuple[Game, str]:
-    game, _ = games.new_game(family, variants, options, spelled, first_dealer, via)  # (not committed alone)
+    game, _ = create.new_game(family, variants, options, spelled, first_dealer, via)  # (not committed alone)
     edit = game_token(group_edit_token, game.id)
     game.edit_hash = token_hash(edit)
     group.members.extend(new)

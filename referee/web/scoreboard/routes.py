@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import changes, gamestate, reads, services, transfer
+from . import changes, create, gamestate, reads, services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -159,7 +159,7 @@ def new() -> Any:
         return render_template("games/new.html", **_setup_context(fam, names, variants, rules_form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
     try:
-        game, edit = services.create_game(fam_id, variants, rules_form.options(), names, first_dealer)
+        game, edit = create.create_game(fam_id, variants, rules_form.options(), names, first_dealer)
     except RefereeError as e:
         ctx = _setup_context(fam, names, variants, rules_form, first_dealer)
         ctx["error"] = game_error_text(e)

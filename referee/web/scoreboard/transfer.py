@@ -18,15 +18,14 @@ from ...scoring import net_score, standings, typed_total
 from ...table import buy_refused
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Result, begin_write, db, now
+from .create import Seats, new_game
 from .gamestate import rules_of, state
 from .reads import HANDS, RESULTS
 from .services import (
     PlayedBack,
-    Seats,
     checked,
     cutter_of,
     entry,
-    new_game,
     snapshot,
 )
 
