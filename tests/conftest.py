@@ -24,6 +24,21 @@ TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "g
           "rate_limits")
 
 
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def auth(token: str) -> dict[str, str]:
+    """The header a JSON API client sends with a game's or a group's link token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_api_game(client, players=PLAYERS, ruleset="liverpool", **fields) -> dict:
+    """A game started through the JSON API (its answer: id, tokens, players), as the tests' one setup of a game."""
+    r = client.post("/api/v1/games", json={"ruleset": ruleset, "players": list(players), **fields})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
 def backends():
     yield "sqlite"
     if POSTGRES or os.environ.get("CI") == "true":

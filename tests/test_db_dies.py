@@ -11,15 +11,9 @@ from sqlalchemy import create_engine, event, text
 
 from referee.web.models import db
 from referee.web.scoreboard import services
-from tests.conftest import POSTGRES, make_app
+from tests.conftest import POSTGRES, make_app, new_api_game
 
 HAND = {"hand": "1", "out": "0", "cards_1": "K Q", "cards_2": "7"}
-
-
-def new_game(c) -> dict:
-    r = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]})
-    assert r.status_code == 201
-    return r.json
 
 
 def hands(c, g) -> list:
@@ -41,7 +35,7 @@ def test_postgresql_killed_mid_save_answers_503_and_keeps_the_hand(request, tmp_
     app = make_app(request, tmp_path, "postgres")
     app.config.update(PROPAGATE_EXCEPTIONS=False)
     c = app.test_client()
-    g = new_game(c)
+    g = new_api_game(c, ["Ann", "Ben", "Cy"])
     admin = create_engine(POSTGRES.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
     killed: list[int] = []
 
@@ -88,7 +82,7 @@ def test_sqlite_read_only_says_so_and_keeps_the_hand(request, tmp_path):
     app = make_app(request, tmp_path, "sqlite")
     app.config.update(PROPAGATE_EXCEPTIONS=False)
     c = app.test_client()
-    g = new_game(c)
+    g = new_api_game(c, ["Ann", "Ben", "Cy"])
     with app.app_context():
         engine = db.engine
 
@@ -122,7 +116,7 @@ def test_sqlite_whose_disk_fills_up_mid_evening_keeps_every_saved_hand_and_the_o
     app = make_app(request, tmp_path, "sqlite")
     app.config.update(PROPAGATE_EXCEPTIONS=False)
     c = app.test_client()
-    games = [new_game(c) for _ in range(60)]
+    games = [new_api_game(c, ["Ann", "Ben", "Cy"]) for _ in range(60)]
     with app.app_context():
         engine = db.engine
 

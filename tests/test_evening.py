@@ -11,6 +11,7 @@ import pytest
 
 from referee.families import resolve
 from referee.scoring import standings
+from tests.conftest import auth
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -19,10 +20,6 @@ def create(client, ruleset="liverpool", players=PLAYERS, **extra):
     r = client.post("/api/v1/games", json={"ruleset": ruleset, "players": players} | extra)
     assert r.status_code == 201, r.json
     return r.json
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def record(client, game, hand, out, leftovers):

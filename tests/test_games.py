@@ -6,6 +6,8 @@ import threading
 
 import pytest
 
+from tests.conftest import auth
+
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
 
@@ -13,10 +15,6 @@ def create(client, ruleset="liverpool", players=PLAYERS, **extra):
     r = client.post("/api/v1/games", json={"ruleset": ruleset, "players": players} | extra)
     assert r.status_code == 201, r.json
     return r.json
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def record(client, game, hand, out, leftovers, token=None):

@@ -10,10 +10,7 @@ from sqlalchemy import event
 
 from referee.web.groups import services
 from referee.web.models import Group, GroupGame, db
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
+from tests.conftest import auth
 
 
 def make_group(client, name="Thursday table"):

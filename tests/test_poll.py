@@ -15,6 +15,7 @@ from referee.web import create_app
 from referee.web.models import db
 from referee.web.scoreboard import reads, routes, services
 from referee.web.scoreboard.boards import FORM_MARK, LINK_MARK
+from tests.conftest import new_api_game as new_game
 from tests.test_games import auth
 from tests.test_sql_counts import counted
 
@@ -31,12 +32,6 @@ def twin(app):
     with other.app_context():
         db.session.remove()
         db.engine.dispose()
-
-
-def new_game(client):
-    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS})
-    assert r.status_code == 201
-    return r.json
 
 
 def save(client, g, hand):

@@ -4,7 +4,7 @@ A write sent with a new id, or with none, is a new write, as before."""
 
 from __future__ import annotations
 
-from tests.test_games import auth
+from tests.conftest import auth, new_api_game
 from tests.test_races import PLAYERS, together
 
 FORM = {"out": "0", "cards_1": "K", "cards_2": "7"}
@@ -12,7 +12,7 @@ HX = {"HX-Request": "true"}
 
 
 def new_game(app) -> dict:
-    return app.test_client().post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS}).json
+    return new_api_game(app.test_client(), PLAYERS)
 
 
 def read(app, g) -> dict:

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, event
 
 from referee.families import resolve
 from referee.web.models import db
+from tests.conftest import new_api_game as new_game
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -34,12 +35,6 @@ def event_listening(engine, name, listener):
         yield
     finally:
         event.remove(engine, name, listener)
-
-
-def new_game(client):
-    r = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": PLAYERS})
-    assert r.status_code == 201
-    return r.json
 
 
 def record_page(client, token, hand, out=0):
