@@ -44,7 +44,7 @@ from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from ..words import contract_words, in_a_list
-from . import changes, create, gamestate, reads, services, transfer
+from . import changes, create, gamestate, reads, seating, services, transfer
 from .boards import FORM_MARK, LINK_MARK, Boards
 from .forms import (
     BuyForm,
@@ -601,7 +601,7 @@ def rename(token: str) -> Any:
         if not form.validate():
             raise Refusal("empty_name" if not (form.name.data or "").strip() else "bad_request", "name")
         old = game.players[seat].name if 0 <= seat < len(game.players) else ""
-        if services.rename_player(game, seat, form.name.data):
+        if seating.rename_player(game, seat, form.name.data):
             flash(gettext("%(old)s is now %(new)s.", old=old, new=game.players[seat].name), "saved")
     except RefereeError as e:
         ctx = _players_context(game, token, error=game_error_text(e), error_seat=seat)
@@ -622,7 +622,7 @@ def move_seat(token: str) -> Any:
         other = seat - 1 if form.move.data == "up" else seat + 1
         if 0 <= seat < len(order) and 0 <= other < len(order):
             order[seat], order[other] = order[other], order[seat]
-            services.reorder_seats(game, order)
+            seating.reorder_seats(game, order)
     except RefereeError as e:
         return render_template("games/players.html", **_players_context(game, token, error=game_error_text(e))), \
             status_of(e)

@@ -35,14 +35,12 @@ from ..models import (
     Game,
     GroupGame,
     Hand,
-    Member,
-    Player,
     Result,
     begin_write,
     db,
     now,
 )
-from .create import clean_name, name_key, new_token
+from .create import new_token
 from .gamestate import rules_of, state, totals
 from .reads import GAMES, HANDS, RESULTS, GameRead, HandRead, read_again, token_hash
 
@@ -435,81 +433,6 @@ def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None
         game.ended_at = now()
         db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
                               after={"hands": len(st.hands)}))
-
-
-def rename_player(game: Game, seat: int, name: Any, via: str = "edit link") -> bool:
-    """A player's new name, at any point of the game (kept in the history); False when it is the same."""
-    if not isinstance(seat, int) or not 0 <= seat < len(game.players):
-        raise Refusal("unknown_player", "player", name=str(seat)[:40])
-    if not isinstance(name, str):
-        raise Refusal("bad_players", f"name_{seat}")
-    new = clean_name(name, f"name_{seat}")
-    if new == game.players[seat].name:
-        return False
-    with Write(game, "changes"):
-        player = game.players[seat]
-        if any(p.name.casefold() == new.casefold() for p in game.players if p.seat != seat):
-            raise Refusal("duplicate_name", f"name_{seat}")
-        old = player.name
-        player.name = new
-        db.session.add(Change(game_id=game.id, via=via, kind="renamed", seat=seat, before={"name": old},
-                              after={"name": new}))
-        _renamed_in_group(game, old, new)
-    return True
-
-
-def _renamed_in_group(game: Game, old: str, new: str) -> None:
-    """A rename in a group's game is a typo fixed: the person is renamed in the group, on its roster and in its
-    other games (so that the group's figures keep one person), and those games' pages are told (their version
-    moves on). Where the new name is already another person of the roster, this seat becomes that person and
-    nobody else is renamed."""
-    link = db.session.get(GroupGame, game.id)
-    if link is None:
-        return
-    old_key, new_key = name_key(old), name_key(new)
-    members = db.session.execute(select(Member).where(Member.group_id == link.group_id)).scalars().all()
-    person = next((m for m in members if m.key == old_key), None)
-    if person is None or (new_key != old_key and any(m.key == new_key for m in members)):
-        return
-    person.name, person.key = new, new_key
-    others = select(GroupGame.game_id).where(GroupGame.group_id == link.group_id, GroupGame.game_id != game.id)
-    moved = set()
-    for p in db.session.execute(select(Player).where(Player.game_id.in_(others))).scalars():
-        if name_key(p.name) == old_key:
-            p.name = new
-            moved.add(p.game_id)
-    if moved:
-        db.session.execute(update(GAMES).where(GAMES.c.id.in_(moved))
-                           .values(version=GAMES.c.version + 1, updated_at=now()))
-
-
-def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
-    """The players in a new seat order (``order``: the old seats, in their new order), before the first hand is
-    recorded. Buys and who has gone down follow their players; so does the first deal."""
-    n = len(game.players)
-    if not isinstance(order, list) or sorted(order) != list(range(n)):
-        raise Refusal("bad_players", "players")
-    if order == list(range(n)):
-        return
-    with Write(game, "players", "buys", "current_buys", "downs", "changes", "last_undoable"):
-        if game.hands_recorded:
-            raise Refusal("seats_fixed", "players")
-        new_seat = {old: new for new, old in enumerate(order)}
-        before = [p.name for p in game.players]
-        players = list(game.players)
-        for p in players:  # out of the way first: (game, seat) is unique
-            p.seat += n
-        db.session.flush()
-        for p in players:
-            p.seat = new_seat[p.seat - n]
-        rows: list[Buy | Down | Change] = [*game.buys, *game.downs, *game.changes]
-        for row in rows:
-            if row.seat is not None:
-                row.seat = new_seat.get(row.seat, row.seat)
-        game.first_dealer = new_seat[game.first_dealer]
-        db.session.flush()
-        db.session.add(Change(game_id=game.id, via=via, kind="seats_reordered", before={"names": before},
-                              after={"names": [before[i] for i in order]}))
 
 
 def delete_game(game: Game) -> None:
