@@ -67,7 +67,7 @@ def instance_secret(instance: Path) -> str:
 
 
 def security_headers(secure: bool, document: bool = True) -> list[tuple[str, str]]:
-    """The headers every answer carries (a poll answered before the app is reached too). A file of ``static``
+    """The headers every answer carries. A file of ``static``
     (a style sheet, a script a page loads, an image) is no document: the policies that govern a document (what
     it may load, who may frame it, which window may reach it) mean nothing on it, and cost 400 bytes on each of
     the half a dozen a first visit loads."""

@@ -12,6 +12,9 @@ from .gamestate import rules_of
 from .reads import ChangeRead, GameRead
 from .services import Write, version_arg
 
+# What an undo or a redo may change of a game, read again after it
+MOVED = ("last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs")
+
 
 def last_change(game: Game) -> Change | None:
     """The change undo would take back (read with the game row)."""
@@ -21,7 +24,7 @@ def last_change(game: Game) -> Change | None:
 
 def undo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
     expected = version_arg(expected_version)
-    with Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
+    with Write(game, *MOVED) as w:
         change = last_change(game)
         if change is None:
             raise Refusal("nothing_to_undo", None)
@@ -42,10 +45,7 @@ def _undo(game: Game, change: Change) -> None:
     elif change.kind == "hand_corrected":
         _put_back(next(h for h in game.hands if h.number == n), change.before)
     elif change.kind == "buy_added":
-        last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                       Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-        if last is not None:
-            db.session.delete(last)
+        _take_back_buy(game, n, seat)
     elif change.kind == "buy_removed":
         db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
     elif change.kind in ("down_set", "down_cleared"):
@@ -53,6 +53,14 @@ def _undo(game: Game, change: Change) -> None:
     elif change.kind == "ended_early":
         game.ended_at = None
     change.undone = True
+
+
+def _take_back_buy(game: Game, number: int, seat: int | None) -> None:
+    """The player's latest buy in the hand, taken back (an undone buy, or a redone removal of one)."""
+    last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == number,
+                                                   Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
+    if last is not None:
+        db.session.delete(last)
 
 
 def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None:
@@ -92,7 +100,7 @@ def undone_hand(game: Game | GameRead, number: int | None) -> dict[str, Any] | N
 def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
     """Do again what the last undo took back, exactly as it was."""
     expected = version_arg(expected_version)
-    with Write(game, "last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs") as w:
+    with Write(game, *MOVED) as w:
         change = redoable(game)
         if change is None:
             raise Refusal("nothing_to_redo", None)
@@ -111,10 +119,7 @@ def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
         elif change.kind == "buy_added":
             db.session.add(Buy(game_id=game.id, hand_number=n, seat=seat))
         elif change.kind == "buy_removed":
-            last = db.session.execute(db.select(Buy).where(Buy.game_id == game.id, Buy.hand_number == n,
-                                                           Buy.seat == seat).order_by(Buy.id.desc())).scalars().first()
-            if last is not None:
-                db.session.delete(last)
+            _take_back_buy(game, n, seat)
         elif change.kind in ("down_set", "down_cleared"):
             _set_down_row(game, n, seat, change.kind == "down_set")
         elif change.kind == "ended_early":

@@ -184,11 +184,7 @@ def etag_for(game_id: str, version: int, can_edit: bool) -> str:
     """What a board drawn now depends on: the game's version (every write bumps it, in the same transaction),
     the reader's language, the kind of link, and the templates and translations this server draws it with (so
     a phone never keeps a board drawn by an older release, nor one drawn by another server running other code)."""
-    return board_tag(game_id, version, select_locale(), can_edit)
-
-
-def board_tag(game_id: str, version: int, lang: str, can_edit: bool) -> str:
-    return f'W/"{game_id}-{version}-{lang}-{int(can_edit)}-{_release()}"'
+    return f'W/"{game_id}-{version}-{select_locale()}-{int(can_edit)}-{_release()}"'
 
 
 @lru_cache(maxsize=1)
@@ -349,15 +345,11 @@ def board(token: str) -> Response:
 
 
 def _board_headers(resp: Response, tag: str) -> Response:
-    for name, value in board_headers(tag):
-        resp.headers[name] = value
-    return resp
-
-
-def board_headers(tag: str) -> list[tuple[str, str]]:
     """A board may be kept, but never shown again without asking (no-cache): each poll asks with its ETag. It is
     the reader's own (private): its forms hold the reader's session token, its links the game's token."""
-    return [("ETag", tag), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie, Accept-Language, Accept-Encoding")]
+    resp.headers.update({"ETag": tag, "Cache-Control": "no-cache, private",
+                         "Vary": "Cookie, Accept-Language, Accept-Encoding"})
+    return resp
 
 
 def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
@@ -523,7 +515,7 @@ def _seen_version(form: Any) -> int | None:
 
 def _back(token: str) -> Any:
     """After a tap on the board: htmx gets the board re-drawn from what the game now holds (read as a board
-    reads it, one round trip, as the write left it), and what the tap left to say (a buy refused, and the rule
+    reads it, as the write left it), and what the tap left to say (a buy refused, and the rule
     that refuses it) in the page's messages, out of band; a page without scripts goes back to the scores, which
     show them."""
     if request.headers.get("HX-Request") == "true":
