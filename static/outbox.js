@@ -289,7 +289,9 @@
     if (e.submitter && e.submitter.name) { data.append(e.submitter.name, e.submitter.value); }
     if (e.submitter && e.submitter.getAttribute("aria-disabled") === "true") { return; }
     var undo = data.get("action") === "remove" || (form.dataset.kind === "down" && data.get("down") !== "1");
-    var item = { id: newId(), page: page, action: form.action, body: new URLSearchParams(data).toString(),
+    // the address from the attribute: a form holding a button named "action" answers form.action with the button
+    var item = { id: newId(), page: page, action: new URL(form.getAttribute("action") || "", location.href).href,
+                 body: new URLSearchParams(data).toString(),
                  kind: form.dataset.kind, label: undo ? form.dataset.undo : form.dataset.outbox, undo: undo,
                  seat: form.dataset.seat, hand: data.get("hand"), entry: form.dataset.entry || null, at: Date.now() };
     if (form.dataset.entry) { keep(form); }

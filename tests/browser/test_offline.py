@@ -116,6 +116,27 @@ def test_buys_and_downs_tapped_offline_and_answers_lost_count_once(browser, serv
     ctx.close()
 
 
+def test_a_second_buy_and_a_buy_taken_back_go_to_the_buy_address(browser, served):
+    """Once a player has a buy, the buy form holds a button named ``action`` (take one back), which a form's
+    ``action`` property then names instead of the address: the outbox sent those writes to ``/g/[object
+    Object]`` (405, "something went wrong") until it read the form's address from its attribute."""
+    game = new_game(served, ["Ann", "Ben", "Cy", "Dee"])
+    assert served.api("POST", f"/api/v1/games/{game['id']}/buys", {"hand": 1, "player": "Ann"},
+                      token=game["edit_token"])[0] == 201  # (another phone's: this page opens with it)
+    ctx, page = phone(browser, served.url + "/g/" + game["edit_token"] + "?lang=de", locale="de-DE")
+    row = page.locator("#board tbody tr").nth(0)
+    for count in ("2/3", "3/3"):
+        row.locator("form[data-kind=buy] button:not([name=action])").click()
+        expect(row.locator(".count")).to_have_text(count)
+        expect(page.locator("#outbox-status")).to_be_hidden(timeout=10000)
+    ctx.set_offline(True)
+    row.locator("form[data-kind=buy] button[name=action]").click()  # taken back while the connection is gone
+    ctx.set_offline(False)
+    expect(page.locator("#outbox-status")).to_be_hidden(timeout=20000)
+    assert stored(served, game)["buys"] == {"Ann": 2}
+    ctx.close()
+
+
 def test_the_server_stopped_while_two_phones_save_the_same_hand(browser, served):
     game = new_game(served, ["Ann", "Ben", "Cy"])
     a, p1 = phone(browser, served.url + "/g/" + game["edit_token"] + "?lang=en")
