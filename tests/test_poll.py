@@ -379,67 +379,6 @@ def test_a_poll_after_the_database_dropped_the_servers_connections(app, client, 
         assert poll(client, g["view_token"], tag).status_code == 200
 
 
-def test_a_board_drawn_for_a_poll_is_the_board_the_game_pages_draw(app, client, monkeypatch):
-    """A poll's board and the game's page read the game with statements on the tables
-    (``reads.read_board``), not through the ORM: at every kind of change, for either link and in two
-    languages, they draw exactly what the ORM's game draws (an undone hand's entries back in the form too)."""
-    g = new_game(client)
-    edit = f"/g/{g['edit_token']}"
-
-    def same(why):
-        client.get(f"/g/{g['view_token']}")  # (shows the messages the changes left, once)
-        for token in (g["edit_token"], g["view_token"]):
-            for lang in ("en", "pt"):
-                with app.test_request_context(f"/g/{token}/board?lang={lang}"):
-                    orm, can_edit = reads.find(token)
-                    read, read_can_edit = reads.read_board(token)
-                    assert can_edit == read_can_edit, why
-                    drawn = []
-                    for game in (orm, read):  # (each draws its hand-by-hand table: none kept from the other)
-                        app.extensions["histories"].clear()
-                        drawn.append(routes.board_fragment(game, can_edit, token, csrf_token=lambda: "form-token"))
-                    db.session.remove()
-                assert drawn[0] == drawn[1], (why, token == g["edit_token"], lang)
-                # the game's page reads the game as a poll's board does, and is the page the ORM's game gives
-                pages = []
-                for reader in (reads.read_board, reads.find):
-                    monkeypatch.setattr(reads, "read_board", reader)
-                    app.extensions["histories"].clear()
-                    html = client.get(f"/g/{token}?lang={lang}").get_data(as_text=True)
-                    pages.append(re.sub(r'name="csrf_token" value="[^"]*"', "", html))
-                monkeypatch.undo()
-                assert pages[0] == pages[1], (why, token == g["edit_token"], lang)
-
-    def version():
-        return client.get(f"/api/v1/games/{g['id']}", headers=auth(g["view_token"])).json["version"]
-
-    same("new game")
-    assert client.post(edit + "/buy", data={"hand": 1, "seat": 1}).status_code == 302
-    assert client.post(edit + "/buy", data={"hand": 1, "seat": 1}).status_code == 302
-    assert client.post(edit + "/down", data={"hand": 1, "seat": 2, "down": 1}).status_code == 302
-    same("buys and a player down")
-    save(client, g, 1)
-    assert client.post(edit + "/buy", data={"hand": 2, "seat": 3}).status_code == 302
-    same("a hand recorded, a buy in the next")
-    assert client.post(edit + "/undo", data={"version": version()}).status_code == 302
-    assert client.post(edit + "/undo", data={"version": version()}).status_code == 302
-    same("two changes undone: redo offered")
-    assert client.post(edit + "/redo", data={"version": version()}).status_code == 302
-    same("redone")
-    r = client.post(edit + "/hands/1", data={"out": "0", "cards_1": "K", "cards_2": "7", "cards_3": "A",
-                                             "version": version()})
-    assert r.status_code == 302
-    same("a hand corrected")
-    for hand in range(2, 5):
-        save(client, g, hand)
-    same("four hands in")
-    assert client.post(edit + "/end", data={"version": version()}).status_code == 302
-    same("ended early")
-    assert reads.read_board("not a token") is None
-    with app.test_request_context("/"):
-        assert reads.read_board("x" * 40) is None
-
-
 def test_a_board_drawn_already_is_answered_with_each_links_own_tokens(app, client):
     """After a save, the first phone's poll draws the board; the other phones' polls get that board as drawn
     (one query, no template), with their own link's token in it and, for an edit link, their own form token."""

@@ -285,6 +285,16 @@ def autocommit() -> Iterator[Any]:
         yield conn
 
 
+def reads_only() -> None:
+    """The request's session will only read (a page, a board, the API's read of a game): on PostgreSQL each of
+    its statements then commits by itself (SQLAlchemy's ``AUTOCOMMIT`` for the session's transaction), sparing the
+    BEGIN before and the ROLLBACK after (two round trips; the pool puts the connection's level back when it is
+    returned). Called before the session's first statement; SQLite's driver opens no transaction for a select."""
+    session = db.session()
+    if not session.in_transaction() and session.get_bind().dialect.name == "postgresql":
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 def begin_write() -> None:
     """Opens the session's transaction as a writer's, where a write must read under its lock (a game's version,
     a group's newest game). SQLite: ``BEGIN IMMEDIATE``, which takes the file's one write lock at once (waiting

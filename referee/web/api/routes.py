@@ -24,6 +24,7 @@ from .. import public
 from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..i18n import gettext, in_language, lang, message
+from ..models import Game
 from ..rules.routes import rule_url as rules_page_url
 from ..scoreboard import create, gamestate, reads, services
 from ..scoreboard.forms import REQUEST_ID
@@ -336,15 +337,10 @@ def _bearer() -> str | None:
     return None
 
 
-def _game_for(game_id: str, write: bool) -> Any:
-    """The game the bearer token opens, as the ORM reads it (for the writes that change what it holds)."""
-    return _opened(game_id, write, reads.find(_token(), last_change=False))
-
-
-def _game_read_for(game_id: str, write: bool) -> tuple[reads.GameRead, bool]:
-    """The game the bearer token opens, read with statements (``reads.read_game``: a hand's save and a read
-    of the game), and whether the token may change it."""
-    found = reads.read_game(_token())
+def _game_for(game_id: str, write: bool) -> tuple[Game, bool]:
+    """The game the bearer token opens (403 unless it is ``game_id``, or if ``write`` and the token only views
+    it), and whether the token may change it."""
+    found = reads.find(_token(), last_change=False, writing=write)
     return _opened(game_id, write, found), bool(found and found[1])
 
 
@@ -418,7 +414,7 @@ def create_game(data: dict[str, Any]) -> Any:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Any:
-    game, can_edit = _game_read_for(game_id, write=False)
+    game, can_edit = _game_for(game_id, write=False)
     return jsonify(game_json(game, can_edit))
 
 
@@ -450,7 +446,7 @@ def _api_entries(game: Any, data: dict[str, Any]) -> tuple[int | None, dict[int,
 @bp.post("/games/<game_id>/hands")
 @with_lang
 def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
-    game, _ = _game_read_for(game_id, write=True)
+    game, _ = _game_for(game_id, write=True)
     try:
         number = int_field(data, "hand")
         out, entries = _api_entries(game, data)
@@ -468,7 +464,7 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
 @bp.put("/games/<game_id>/hands/<int:number>")
 @with_lang
 def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> Any:
-    game = _game_for(game_id, write=True)
+    game, _ = _game_for(game_id, write=True)
     expected = version_field(data)
     out, entries = _api_entries(game, data)
     saved = services.correct_hand(game, number, out, entries, expected, via="api",
@@ -507,7 +503,7 @@ def hand_result(game: Any, saved: services.Saved) -> Response:
 @with_lang
 def end_game(data: dict[str, Any], game_id: str = "") -> Any:
     """The table stops before the last hand: the game is over with the standings of the hands played."""
-    game = _game_for(game_id, write=True)
+    game, _ = _game_for(game_id, write=True)
     expected = data.get("version")
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise Refusal("wrong_type", "version", expected=N_("a whole number"))
@@ -518,7 +514,7 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
 @bp.post("/games/<game_id>/buys")
 @with_lang
 def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
-    game = _game_for(game_id, write=True)
+    game, _ = _game_for(game_id, write=True)
     seat = create.Seats(game.players)
     player = need(data, "player")
     if not isinstance(player, str):

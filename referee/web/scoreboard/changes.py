@@ -4,12 +4,11 @@ hand's snapshot, ``services.snapshot``)."""
 
 from __future__ import annotations
 
-from typing import Any, overload
+from typing import Any
 
 from ..errors import Refusal
 from ..models import UNDOABLE, Buy, Change, Down, Game, Hand, Result, db, now
 from .gamestate import rules_of
-from .reads import ChangeRead, GameRead
 from .services import Write, version_arg
 
 # What an undo or a redo may change of a game, read again after it
@@ -72,11 +71,7 @@ def _set_down_row(game: Game, number: int, seat: int | None, down: bool) -> None
         db.session.delete(row)
 
 
-@overload
-def redoable(game: Game) -> Change | None: ...
-@overload
-def redoable(game: GameRead) -> ChangeRead | None: ...
-def redoable(game: Any) -> Any:
+def redoable(game: Game) -> Change | None:
     """The change the last undo took back, while nothing new was done since (a new change ends redo)."""
     by_id = {c.id: c for c in game.changes}
     for c in reversed(game.changes):
@@ -89,7 +84,7 @@ def redoable(game: Any) -> Any:
     return None
 
 
-def undone_hand(game: Game | GameRead, number: int | None) -> dict[str, Any] | None:
+def undone_hand(game: Game, number: int | None) -> dict[str, Any] | None:
     """The entries of hand ``number`` as they were recorded, when that recording was just undone."""
     change = redoable(game)
     if change is None or change.kind != "hand_recorded" or change.hand_number != number:

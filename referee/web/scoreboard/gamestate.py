@@ -1,6 +1,6 @@
 """A game's state as the pages, the API and the writes read it: its rules (resolved once for each set of settings),
 the score sheet hand by hand, the totals, the hand being played with its dealer, cutter, buys and who is down, and
-the standings by the family's tie-break. Made from a ``Game`` or a ``GameRead`` alike."""
+the standings by the family's tie-break."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from ...families import Rules, resolve
 from ...scoring import net_score, running_totals, standings
 from ...table import deal_order
 from ..models import Game, db
-from .reads import HANDS, RESULTS, GameRead
+from .reads import HANDS, RESULTS
 
 
-def rules_of(game: Game | GameRead) -> Rules:
+def rules_of(game: Game) -> Rules:
     """The rules a game is played by, resolved once for each set of settings (a game's never change)."""
     return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
 
@@ -39,7 +39,7 @@ class HandRow:
 
 @dataclass
 class State:
-    game: Game | GameRead  # (a board drawn for a poll reads the game as a GameRead)
+    game: Game
     rules: Rules
     names: list[str]
     hands: list[HandRow]
@@ -63,7 +63,7 @@ class State:
         return self.finished and self.result is not None and self.result.decided_by == "replay"
 
 
-def _hand_rows(game: Game | GameRead, names: list[str]) -> tuple[list[HandRow], list[HandRow]]:
+def _hand_rows(game: Game, names: list[str]) -> tuple[list[HandRow], list[HandRow]]:
     """The hands recorded, as rows of the score sheet; the replayed last hands apart."""
     rows: list[HandRow] = []
     replays: list[HandRow] = []
@@ -84,14 +84,14 @@ _SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
            .where(HANDS.c.game_id == bindparam("game"), HANDS.c.replay == false()))
 
 
-def totals(game: Game | GameRead) -> dict[str, int]:
+def totals(game: Game) -> dict[str, int]:
     """Each player's total so far (a replayed last hand does not count to it): what a saved hand is answered
     with, from one read of the results' penalties and bonuses (a save loads neither the hands as objects nor
     the buys and downs again to say it)."""
     return _summed(game, db.session.execute(_SCORES, {"game": game.id}))
 
 
-def _summed(game: Game | GameRead, scores: Any) -> dict[str, int]:
+def _summed(game: Game, scores: Any) -> dict[str, int]:
     """Each player's total from the rows of ``_SCORES``."""
     summed = dict.fromkeys(range(len(game.players)), 0)
     for seat, penalty, bonus in scores:
@@ -99,7 +99,7 @@ def _summed(game: Game | GameRead, scores: Any) -> dict[str, int]:
     return {p.name: summed[p.seat] for p in game.players}
 
 
-def state(game: Game | GameRead) -> State:
+def state(game: Game) -> State:
     rules = rules_of(game)
     names = [p.name for p in game.players]
     rows, replays = _hand_rows(game, names)

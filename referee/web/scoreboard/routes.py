@@ -86,23 +86,17 @@ def game_error_text(e: RefereeError) -> str:
 
 
 # ------------------------------------------------------------------------------------------ my games
-links = Links(lambda token: reads.find(token), MY_GAMES)  # the game a link opens; the games this device opened
+# the game a link opens (a page or a board only reads it); the games this device opened
+links = Links(lambda token: reads.find(token, writing=request.method not in ("GET", "HEAD")), MY_GAMES)
 load, edit_only = links.load, links.edit_only
 remembered, remember, forget = links.remembered, links.remember, links.forget
-# the game a link opens as a board reads it (``reads.read_board``: statements, no ORM objects, with the history
-# the page's undo and redo need)
-board_links = Links(lambda token: reads.read_board(token), MY_GAMES)
-# A hand saved through the form, a buy and a player going down read the game as the JSON API's save does
-# (``reads.read_game``: no ORM objects, no history); what they draw after is drawn from a board's read of the
-# game as it then is.
-saved_to = Links(lambda token: reads.read_game(token), MY_GAMES)
 
 
 @bp.get("/games")
 def mine() -> str:
     rows = []
     for token in remembered():
-        found = reads.find(token)
+        found = reads.find(token, writing=False)
         if found is None:
             continue
         game, can_edit = found
@@ -307,7 +301,7 @@ def drawn_board(token: str, tag: str, can_edit: bool) -> tuple[str, str]:
     boards: Boards = current_app.extensions["boards"]
     html = boards.get(tag)
     if html is None:
-        game, can_edit = board_links.load(token)
+        game, can_edit = load(token)
         # the tag of the board drawn, from the game row it is drawn from (a save may have come in between)
         tag = etag_for(game.id, game.version, can_edit)
         html = board_fragment(game, can_edit, LINK_MARK, csrf_token=lambda: FORM_MARK)
@@ -318,7 +312,7 @@ def drawn_board(token: str, tag: str, can_edit: bool) -> tuple[str, str]:
 
 @bp.get("/g/<token>")
 def play(token: str) -> BaseResponse:
-    game, can_edit = board_links.load(token)  # (the page writes nothing: the game read as a board reads it)
+    game, can_edit = load(token)
     ctx = board_context(game, can_edit, token)
     undone = changes.undone_hand(game, ctx["st"].current) if can_edit else None
     if undone is not None:  # the hand just undone: its entries are back in the form, to fix and save again
@@ -368,7 +362,7 @@ def _hand_number(form: Any) -> int:
 
 @bp.post("/g/<token>/hand")
 def record(token: str) -> Any:
-    game: Any = saved_to.edit_only(token)
+    game = edit_only(token)
     form = hand_form(len(game.players))()
     form.validate()
     try:
@@ -377,7 +371,7 @@ def record(token: str) -> Any:
         hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
                                     expected_version=_seen_version(form), request_id=form.request).hand
     except RefereeError as e:
-        ctx = board_context(board_links.load(token)[0], True, token)  # (with its history: undo and redo)
+        ctx = board_context(load(token)[0], True, token)  # (with its history: undo and redo)
         if e.code == "already_recorded":  # another phone saved this hand first: both entries are shown
             race = lost_race(ctx["game"], number, form)
             if race["same"]:
@@ -463,7 +457,7 @@ def _out_name(value: str, names: list[str]) -> str:
 
 @bp.post("/g/<token>/buy")
 def buy(token: str) -> Any:
-    game: Any = saved_to.edit_only(token)
+    game = edit_only(token)
     form = BuyForm()
     try:
         if not form.validate():
@@ -495,7 +489,7 @@ def _seat_refusal(form: Any) -> None:
 
 @bp.post("/g/<token>/down")
 def down(token: str) -> Any:
-    game: Any = saved_to.edit_only(token)
+    game = edit_only(token)
     form = DownForm()
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
         try:
@@ -519,7 +513,7 @@ def _back(token: str) -> Any:
     that refuses it) in the page's messages, out of band; a page without scripts goes back to the scores, which
     show them."""
     if request.headers.get("HX-Request") == "true":
-        drawn = board_fragment(board_links.load(token)[0], True, token)
+        drawn = board_fragment(load(token)[0], True, token)
         resp = make_response(drawn + render_template("_flashes.html", flashes_oob=True))
         resp.headers["Vary"] = "HX-Request"
         return resp

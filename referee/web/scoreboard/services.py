@@ -42,7 +42,7 @@ from ..models import (
 )
 from .create import new_token
 from .gamestate import rules_of, state, totals
-from .reads import GAMES, HANDS, RESULTS, GameRead, HandRead, read_again, token_hash
+from .reads import GAMES, HANDS, RESULTS, token_hash
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -58,7 +58,7 @@ def entry(cards: Any = None, total: int | None = None) -> Entry:
     return Entry(parsed or None, total)
 
 
-def score(game: Game | GameRead, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
+def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: dict[int, Entry],
           exact_cut: bool = False, buys: Counter[int] | None = None) -> list[Result]:
     """The engine scores the hand (refusing what no deal could produce); the rows to store what it returned.
     ``buys``: each seat's buys in the hand, where the caller knows them (an import), else read."""
@@ -90,13 +90,9 @@ class Write:
     write came in since the game was read, everything read is expired and read again under the lock, so every
     check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
     ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
-    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write.
+    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write."""
 
-    A game read with statements (``GameRead``: a hand's save, a buy, a player going down) is read again with
-    them under the lock when it moved; after the write it holds what was read and the new version, not what was written
-    (which the write returns)."""
-
-    def __init__(self, game: Game | GameRead, *changed: str, request_id: str | None = None) -> None:
+    def __init__(self, game: Game, *changed: str, request_id: str | None = None) -> None:
         self.game = game
         self.changed = changed
         self.cancelled = False
@@ -116,11 +112,6 @@ class Write:
         self.version = bumped - 1
         if self.request_id is not None:
             self.replayed = db.session.execute(_APPLIED, {"game": self.game.id, "request": self.request_id}).first()
-        if isinstance(self.game, GameRead):  # (read with statements: read again with them, and told the version)
-            if self.version != read:
-                read_again(self.game)
-            self.game.version = bumped
-            return self
         if self.version != read:  # another phone wrote after this request read the game: read it again
             db.session.expire_all()
         set_committed_value(self.game, "version", bumped)
@@ -138,15 +129,13 @@ class Write:
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if kind is not None or self.cancelled:
             db.session.rollback()
-            if isinstance(self.game, GameRead) and self.version:  # (the bump was rolled back with the rest)
-                self.game.version = self.version
             return
         try:
             db.session.commit()
         except BaseException:
             db.session.rollback()
             raise
-        if self.changed and not isinstance(self.game, GameRead):
+        if self.changed:
             db.session.expire(self.game, list(self.changed))
 
 
@@ -166,7 +155,7 @@ def version_arg(version: Any) -> int | None:
     return version
 
 
-def current_hand(game: Game | GameRead, rules: Rules) -> int | None:
+def current_hand(game: Game, rules: Rules) -> int | None:
     """The hand being played (None once the last is recorded), from the count read with the game row."""
     number: int = game.hands_recorded + 1
     return number if number <= len(rules.hands) and game.ended_at is None else None
@@ -197,11 +186,11 @@ class Saved(NamedTuple):
     opened and rolled back to read them (two round trips, and psycopg drops its prepared statements after a
     rollback)."""
 
-    hand: Hand | HandRead  # HandRead: a retry of a save already made (nothing written), the hand as read
+    hand: Hand  # (a retry of a save already made: the hand as read, nothing written)
     totals: dict[str, int] | None  # None for such a retry
 
 
-def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
+def record_hand(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
                 via: str = "edit link", exact_cut: bool = False, expected_version: Any = None,
                 with_totals: bool = False, request_id: str | None = None) -> Saved:
     """Record the next hand. ``expected_version``, when given, is the version the page was drawn from: if
@@ -232,7 +221,7 @@ def record_hand(game: Game | GameRead, number: int, out_seat: int | None, entrie
         raise Refusal("already_recorded", "hand", hand=number) from None
 
 
-def _scored_early(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry],
+def _scored_early(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry],
                   exact_cut: bool) -> list[Result] | None:
     """The next hand scored from the game as read, before the turn to write is taken: the turn is then held for
     the writes only, while the other phones' saves wait. Used only if nothing was written meanwhile (the version
@@ -254,7 +243,7 @@ class PlayedBack:
     buys: Counter[int]
 
 
-def checked(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], exact_cut: bool,
+def checked(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], exact_cut: bool,
              scored: list[Result] | None = None, known: PlayedBack | None = None) -> tuple[list[Result], bool]:
     """Check that ``number`` is the next hand and score it (unless ``scored`` early from the same version): its
     results, and whether it is the last hand replayed. ``known``: what an import knows of the game (then the
@@ -278,7 +267,7 @@ def checked(game: Game | GameRead, number: int, out_seat: int | None, entries: d
     return results, replay
 
 
-def _record(game: Game | GameRead, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
+def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, Entry], via: str,
             exact_cut: bool, scored: list[Result] | None = None, with_totals: bool = False,
             request_id: str | None = None) -> Saved:
     """Inside a write: check that ``number`` is the next hand, score it (unless ``scored`` early from the same
@@ -337,7 +326,7 @@ class BuyOutcome:
     left: int | None
 
 
-def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link",
+def add_buy(game: Game, number: int, seat: int, via: str = "edit link",
             request_id: str | None = None) -> BuyOutcome:
     """One more buy for a player in the current hand, if the family's limit allows it.
 
@@ -379,7 +368,7 @@ def add_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link
     return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
-def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit link",
+def remove_buy(game: Game, number: int, seat: int, via: str = "edit link",
                request_id: str | None = None) -> bool:
     with Write(game, "last_undoable", "changes", "buys", "current_buys", request_id=request_id) as w:
         if w.replayed is not None:
@@ -396,7 +385,7 @@ def remove_buy(game: Game | GameRead, number: int, seat: int, via: str = "edit l
     return True
 
 
-def set_down(game: Game | GameRead, number: int, seat: int, down: bool, via: str = "edit link",
+def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit link",
              request_id: str | None = None) -> None:
     """Mark (or clear) that a player has gone down in the hand being played; other hands are left alone (a tap
     that waited on a phone while the hand was recorded is refused, so that the phone says so)."""
@@ -446,6 +435,6 @@ def delete_game(game: Game) -> None:
     db.session.commit()
 
 
-def cutter_of(game: Game | GameRead, number: int) -> str:
+def cutter_of(game: Game, number: int) -> str:
     rules = rules_of(game)
     return deal_order(rules, [p.name for p in game.players], number, game.first_dealer).cutter
