@@ -88,7 +88,7 @@ def in_process(tmp: str) -> None:
                json={"hand": 1, "out": names[0], "leftovers": {n: ["K"] for n in names[1:]}})
     big_import, big_roster = json.dumps(tied_game(400)), json.dumps(roster(4000))
     c.get(f"/groups/{group['view_token']}")  # (warm)
-    from referee.web.groups.services import _KEPT as kept  # (the figures kept until the group changes)
+    from referee.web.groups.stats import _KEPT as kept  # (the figures kept until the group changes)
     measures = {
         "the crafted save (refused)": lambda: c.post(f"/api/v1/games/{game['id']}/hands", headers=auth,
                                                      json=crafted),

@@ -8,7 +8,7 @@ import json
 import pytest
 from sqlalchemy import event
 
-from referee.web.groups import services
+from referee.web.groups import services, stats
 from referee.web.models import Group, GroupGame, db
 from tests.conftest import auth
 
@@ -336,11 +336,11 @@ class TestStats:
                     g = db.session.get(Group, group["id"])
                     db.session.expire_all()
                     statements.clear()
-                    services._stats(g, None)  # (worked out: kept ones cost the two queries below)
+                    stats._stats(g, None)  # (worked out: kept ones cost the two queries below)
                     worked = len(statements)
-                    services.stats(g)
+                    stats.stats(g)
                     statements.clear()
-                    services.stats(g)  # kept: two short queries say nothing changed
+                    stats.stats(g)  # kept: two short queries say nothing changed
                     kept = len(statements)
                 finally:
                     event.remove(db.engine, "before_cursor_execute", listener)
@@ -487,7 +487,7 @@ def test_the_migration_makes_the_models_tables(app):
 @pytest.mark.parametrize("text, safe", [("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
                                         ("\tx", "'\tx"), ("\rx", "'\rx"), ("Ann", "Ann"), ("a=b", "a=b"), (5, 5)])
 def test_csv_cells_that_look_like_formulas(text, safe):
-    assert services.cell(text) == safe
+    assert stats.cell(text) == safe
 
 
 class TestFirstGame:

@@ -13,7 +13,7 @@ from sqlalchemy.pool import NullPool
 
 from referee.web import create_app
 from referee.web.models import db
-from referee.web.scoreboard import reads, routes, services
+from referee.web.scoreboard import reads, services, view
 from referee.web.scoreboard.boards import FORM_MARK, LINK_MARK
 from tests.conftest import new_api_game as new_game
 from tests.test_games import auth
@@ -105,7 +105,7 @@ def test_another_release_draws_the_board_again(client, monkeypatch):
     g = new_game(client)
     tag = poll(client, g["view_token"], None).headers["ETag"]
     assert poll(client, g["view_token"], tag).status_code == 304
-    monkeypatch.setattr(routes, "_release", lambda: "another")
+    monkeypatch.setattr(view, "_release", lambda: "another")
     r = poll(client, g["view_token"], tag)
     assert r.status_code == 200 and r.headers["ETag"] != tag
 
@@ -403,13 +403,13 @@ def test_a_board_drawn_already_is_answered_with_each_links_own_tokens(app, clien
 
 def test_the_hand_by_hand_table_is_drawn_again_whenever_what_it_shows_changes(app, client, monkeypatch):
     """A board drawn after a buy or a player going down keeps the hand-by-hand table and chart it drew for the same
-    hands (``routes.drawn_history``); a save, a correction, a renamed player, another language or the other link
+    hands (``view.drawn_history``); a save, a correction, a renamed player, another language or the other link
     draws them again, and every board shows what the game holds now."""
     g = new_game(client)
     edit = f"/g/{g['edit_token']}"
     drawn = []
-    real = routes.chart
-    monkeypatch.setattr(routes, "chart", lambda st: drawn.append(tuple(st.names)) or real(st))
+    real = view.chart
+    monkeypatch.setattr(view, "chart", lambda st: drawn.append(tuple(st.names)) or real(st))
 
     def board(token=g["view_token"], lang="en"):
         return client.get(f"/g/{token}/board?lang={lang}").get_data(as_text=True)

@@ -27,7 +27,7 @@ from ..models import Game, Group
 from ..scoreboard import routes as games_routes
 from ..tokens import Links
 from ..words import contract_words
-from . import services
+from . import services, stats, transfer
 from .forms import GroupForm, ImportForm, MemberForm, NewGameForm, RematchForm, StatsForm
 
 bp = Blueprint("groups", __name__, url_prefix="/groups")
@@ -77,7 +77,7 @@ SHOWN_ROSTER = 80
 @bp.get("/<token>")
 def show(token: str) -> BaseResponse:
     group, can_edit = load(token)
-    st = services.stats(group, family_filter())
+    st = stats.stats(group, family_filter())
     last = services.last_game(group) if can_edit else None
     shown = st.players[:SHOWN_PLAYERS]
     pairs = st.pairs({p.name for p in shown})
@@ -240,7 +240,7 @@ def _filename(group: Group, ext: str) -> str:
 @bp.get("/<token>/export.json")
 def export_json(token: str) -> Response:
     group, _ = load(token)
-    resp = make_response(json.dumps(services.export_data(group), ensure_ascii=False, indent=2))
+    resp = make_response(json.dumps(transfer.export_data(group), ensure_ascii=False, indent=2))
     resp.headers["Content-Type"] = "application/json; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(group, "json")}"'
     return resp
@@ -253,11 +253,11 @@ CSV_HEADER = ("Player", "Games", "Wins", "Win rate (%)", "Hands", "Average per h
 @bp.get("/<token>/stats.csv")
 def export_csv(token: str) -> Response:
     group, _ = load(token)
-    st = services.stats(group, family_filter())
+    st = stats.stats(group, family_filter())
     header = [gettext("Player"), gettext("Games"), gettext("Wins"), gettext("Win rate (%)"), gettext("Hands"),
               gettext("Average per hand"), gettext("Went out (hands)"), gettext("Best hand"), gettext("Worst hand"),
               gettext("Buys")]
-    resp = make_response(services.stats_csv(st, header, lambda v, places: round(v, places)))
+    resp = make_response(stats.stats_csv(st, header, lambda v, places: round(v, places)))
     resp.headers["Content-Type"] = "text/csv; charset=utf-8"
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(group, "csv")}"'
     return resp
@@ -275,7 +275,7 @@ def import_group() -> Any:
     try:
         if len(text) > IMPORT_LIMIT:
             raise ValueError("too large")
-        group, edit = services.import_data(jsonio.loads(text))  # (nesting bounded, as every body's)
+        group, edit = transfer.import_data(jsonio.loads(text))  # (nesting bounded, as every body's)
     except RefereeError as e:  # before ValueError, which it is too
         return render_template("groups/import.html", form=form, error=error_text(e.code, e.params)), status_of(e)
     except ValueError:
@@ -303,7 +303,7 @@ def group_link(game: Game) -> dict[str, Any] | None:
 
 
 # ------------------------------------------------------------------------------------------ the charts
-def chart_axis(st: services.Stats) -> tuple[dict[int, int], list[tuple[int, str]]]:
+def chart_axis(st: stats.Stats) -> tuple[dict[int, int], list[tuple[int, str]]]:
     """What every player's chart of a group shares: each game's place, and the first game of each evening with
     its date (worked out once for the page, not once a player)."""
     index = {id(g): i for i, g in enumerate(st.games)}
@@ -315,7 +315,7 @@ def chart_axis(st: services.Stats) -> tuple[dict[int, int], list[tuple[int, str]
     return index, firsts
 
 
-def player_chart(p: services.PlayerStats, st: services.Stats,
+def player_chart(p: stats.PlayerStats, st: stats.Stats,
                  axis: tuple[dict[int, int], list[tuple[int, str]]] | None = None) -> dict[str, Any]:
     """A player's average penalty per hand in each game they played, over the group's games (SVG, no script)."""
     width, height, pad_l, pad_r, pad_t, pad_b = 340, 150, 36, 12, 12, 26

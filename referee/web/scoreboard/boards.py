@@ -22,7 +22,7 @@ FORM_MARK = "m" + secrets.token_hex(16)
 
 class Boards:
     """What a process keeps in memory of boards drawn, the most recently used last, at most ``size``: boards by
-    ETag, or parts of boards by what they were drawn from (``routes.drawn_history``)."""
+    ETag, or parts of boards by what they were drawn from (``view.drawn_history``)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
