@@ -1,8 +1,8 @@
 # Two commands on a fresh machine with Python 3.11, make and git:
 #   make run    set up, then serve the app on http://127.0.0.1:5000 (HOST and PORT override)
 #   make test   set up, then lint and run every test
-#   make lint   ruff (style, import order) and mypy (strict on the engine, plain on the web layer and
-#               the benchmarks)
+#   make lint   ruff (style, import order) and mypy (strict on the engine and on the web modules listed in
+#               STRICT_WEB, plain on the rest of the web layer and the benchmarks)
 #   make serve  set up, migrate, then serve with the production server on http://127.0.0.1:8000
 #               (HOST, PORT, WORKERS, THREADS, ACCESS_LOG=1 from the environment; docs/deploy.md)
 #   make table  the same on this machine's address on the local network, printed with its QR code, for the
@@ -44,9 +44,17 @@ table: setup
 	$(BIN)/flask --app app db upgrade
 	$(BIN)/python -m referee.web.host
 
+# the web modules held to mypy's strict mode (checked alone: what they import is checked by the plain run)
+STRICT_WEB := referee/web/settings.py referee/web/scoreboard/reads.py referee/web/scoreboard/gamestate.py \
+	referee/web/scoreboard/create.py referee/web/scoreboard/changes.py referee/web/scoreboard/seating.py \
+	referee/web/scoreboard/transfer.py referee/web/scoreboard/services.py referee/web/scoreboard/view.py \
+	referee/web/scoreboard/manage.py referee/web/scoreboard/routes.py referee/web/api/games.py \
+	referee/web/groups/stats.py referee/web/groups/transfer.py referee/web/groups/services.py
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee --exclude '^referee/web/'
+	$(BIN)/mypy --strict --follow-imports=silent $(STRICT_WEB)
 	$(BIN)/mypy referee/web app.py
 	$(BIN)/mypy bench
 

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 
 from .budget import Budget, OutOfBudget, current
 from .cards import NATURALS, SUIT_ORDER, Card, Rank
-from .contracts import copies_violations
+from .contracts import check, copies_violations
 from .families import Contract, MeldSpec, Rules
 from .meldall import meld_all, wild_places
 from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, wild_rule_breaks
@@ -679,8 +679,6 @@ def _could_join(card: Card, meld: list[Card], kind: str, rules: Rules) -> bool:
 def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Card]] | None:
     """The slow oracle: try every way of taking the contract's melds, at their exact sizes, out of ``cards``,
     and ask the contract check. For tests and the benchmark only (it grows combinatorially)."""
-    from .contracts import check
-
     spec = rules.hand(hand)
     specs = sorted(spec.contract.melds, key=lambda m: (m.kind != "run", -m.size))
     cards = sorted(cards, key=lambda c: c.sort_key)

@@ -14,11 +14,15 @@ from flask_migrate import Migrate
 from flask_wtf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .. import budget as work
 from ..i18n import LANGUAGES
+from . import api, assets, cli, groups, i18n, picker, public, referee, rules, scoreboard, words
+from .errors import handlers
 from .jsonio import JSONProvider
-from .settings import Settings
+from .models import db
+from .rules.routes import search_index
+from .settings import ROOT, Settings
 
-ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 migrate = Migrate()
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -86,12 +90,8 @@ def warm(app: Flask) -> None:
     catalog and locale data (the language menu's names alone took 27 ms; each further language 3 ms), and build
     the rules search's index in each language. The
     production entry point (``app.py``) calls it; a test app does without."""
-    from . import i18n
-
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)
-    from .rules.routes import search_index
-
     for code in app.config["LANGUAGES"]:
         with app.test_request_context("/", headers={"Accept-Language": code}):
             i18n.language_names()
@@ -174,10 +174,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # a failed statement's message (and so a log line) never carries its parameters: they hold token hashes
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {**app.config["SQLALCHEMY_ENGINE_OPTIONS"], "hide_parameters": True}
 
-    from . import api, assets, cli, groups, i18n, public, referee, rules, scoreboard
-    from .errors import handlers
-    from .models import db
-
     db.init_app(app)
     # Text answers compressed (zstd, brotli or gzip, as the browser accepts; flask-compress adds the Vary header,
     # keeps ETags apart per encoding and answers conditional requests after). Registered first, so that its
@@ -187,6 +183,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    words.init_app(app)
+    picker.init_app(app)
     assets.init_app(app)
     public.init_app(app)
     app.register_blueprint(handlers.bp)
@@ -207,8 +205,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
 
     # One budget for all the searches a request makes (``referee.budget``), from its start to its end
-    from .. import budget as work
-
     work.provide(lambda: g.get("work") if has_request_context() else None)
 
     @app.before_request

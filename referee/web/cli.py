@@ -6,7 +6,7 @@ import click
 from babel.messages.frontend import CommandLineInterface
 from flask import Flask
 
-from . import ROOT
+from .settings import ROOT
 
 POT = ROOT / "messages.pot"
 TRANSLATIONS = ROOT / "translations"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import flask_babel
 from babel import Locale, dates, numbers
@@ -67,9 +67,9 @@ def catalog() -> NullTranslations:
 
 
 # The web layer's gettext family is flask-babel's own.
-gettext = flask_babel.gettext
-ngettext = flask_babel.ngettext
-pgettext = flask_babel.pgettext
+gettext: Callable[..., str] = flask_babel.gettext  # (flask-babel's own, typed for the callers)
+ngettext: Callable[..., str] = flask_babel.ngettext
+pgettext: Callable[..., str] = flask_babel.pgettext
 
 
 _PLAIN: weakref.WeakKeyDictionary[NullTranslations, dict[str, Markup]] = weakref.WeakKeyDictionary()
@@ -179,16 +179,10 @@ def init_app(app: Flask) -> None:
                                 secure=request.is_secure, httponly=True)
         return response
 
-    from .words import in_a_list, pname
-
-    app.jinja_env.filters["in_a_list"] = lambda items: in_a_list(list(items))
-    app.jinja_env.globals["pname"] = pname
-
     @app.context_processor
     def inject() -> dict[str, Any]:
         return {"lang": lang(), "language_names": language_names(), "card_text": card_text,
-                "number": number, "rank_letters": rank_letters, "card_notation": card_notation,
-                "card_facts": card_facts}
+                "number": number, "rank_letters": rank_letters}
 
 
 def language_names() -> dict[str, str]:
@@ -205,20 +199,6 @@ def _language_names(codes: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     return tuple(names)
 
 
-def card_notation() -> dict[str, Any]:
-    """How the reader's language writes cards, for the card picker (``picker.notation``)."""
-    from .picker import notation
-
-    return notation()
-
-
-def card_facts(rules: Any, hand: int | None = None, ranks_only: bool = False) -> dict[str, Any]:
-    """The pack and the deal the card picker checks against (``picker.facts``)."""
-    from .picker import facts
-
-    return facts(rules, hand, ranks_only)
-
-
 def rank_letters(symbols: str) -> str:
     """Rank letters as the reader's language writes them (pt ``R D V`` for ``K Q J``)."""
     reading = card_reading()
@@ -233,13 +213,6 @@ def card_text(card: Card | str) -> str:
         except ValueError:
             return card
     return card_reading().card_text(card)
-
-
-def message(code: str, params: dict[str, Any]) -> str:
-    """The reader's-language words for a verdict or ruling code (the same words as any refusal)."""
-    from .errors import error_text
-
-    return error_text(code, params)
 
 
 _l = lazy_gettext

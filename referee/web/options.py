@@ -19,6 +19,7 @@ from wtforms import Field, Form
 
 from ..families import Family, Option, options_on
 from .i18n import gettext
+from .words import option_value
 
 FIELD = "opt_{}"
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
@@ -117,15 +118,11 @@ class OptionField(Field):
 
     def default_words(self) -> str:
         """What an empty field means: the family's default, in words."""
-        from .words import option_value
-
         name = self.option.name
         return gettext("default") + ": " + option_value(name, self.family.defaults[name], self.family)
 
     def choices(self) -> list[tuple[str, str]]:
         """A list's entries: the family's default first (empty), then each value in words."""
-        from .words import option_value
-
         values = ("yes", "no") if self.option.kind == "bool" else tuple(str(c) for c in self.option.choices)
         words = [gettext("yes"), gettext("no")] if self.option.kind == "bool" else \
             [option_value(self.option.name, c) for c in self.option.choices]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
+
 from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Rank, parse_cards
 from ..families import Rules
 from ..scoring import Leftover
@@ -108,3 +110,8 @@ def leftovers_text(tokens: Any) -> str:
 def cards_text(notation_text: str) -> str:
     """Cards in the notation (``7H 7D JK``, lines kept) as the reader writes them: for examples and hints."""
     return "\n".join(" ".join(card_text(t) for t in line.split()) for line in notation_text.split("\n"))
+
+
+def init_app(app: Flask) -> None:
+    """The card picker's notation and the pack and deal it checks against, for the templates."""
+    app.jinja_env.globals.update(card_notation=notation, card_facts=facts)

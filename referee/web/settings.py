@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]  # the project's folder: templates, translations, migrations
 WRITE_LIMIT = "10 per second;120 per minute"  # a client's writes (``ratelimit``): a dozen tables behind one address
 MAX_BODY = 256 * 1024  # bytes: the largest request (an imported game is at most ``IMPORT_MAX_BYTES``)
 

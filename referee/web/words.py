@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from babel.support import NullTranslations
+from flask import Flask
 from markupsafe import Markup, escape
 
 from ..families import OPTIONS, Contract, Family, resolve
@@ -174,3 +175,9 @@ def option_value(name: str, value: Any, fam: Family | None = None) -> str:
             return gettext(o.zero)
         return number(value)
     return gettext(words[value]) if value in words else str(value)
+
+
+def init_app(app: Flask) -> None:
+    """The templates' words: a list in the reader's language (``in_a_list``) and a player's name (``pname``)."""
+    app.jinja_env.filters["in_a_list"] = lambda items: in_a_list(list(items))
+    app.jinja_env.globals["pname"] = pname

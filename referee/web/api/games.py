@@ -13,10 +13,9 @@ from ...families import FAMILIES
 from ...i18n import N_
 from ...verdicts import CODES
 from .. import public
-from ..errors import Refusal, error_body
+from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..groups import stats as group_stats
-from ..i18n import message
 from ..models import Game
 from ..scoreboard import create, gamestate, reads, services
 from ..scoreboard.forms import REQUEST_ID
@@ -218,7 +217,7 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     outcome = services.add_buy(game, number, seat[player], via="api",  # type: ignore[arg-type]
                                request_id=request_id_field(data))
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
-            "reason": message(outcome.reason, outcome.params) if outcome.reason in CODES else "",
+            "reason": error_text(outcome.reason, outcome.params) if outcome.reason in CODES else "",
             "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}
     return jsonify(body), 201 if outcome.added else 409
 

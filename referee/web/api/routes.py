@@ -22,7 +22,7 @@ from ...melds import Meld
 from ...verdicts import CODES, Violation
 from .. import public
 from ..errors import Refusal, error_text
-from ..i18n import gettext, in_language, lang, message
+from ..i18n import gettext, in_language, lang
 from ..rules.routes import rule_url as rules_page_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -139,7 +139,7 @@ def kind_field(data: dict[str, Any]) -> str | None:
 
 def violation_json(rules: Rules, v: Violation) -> dict[str, Any]:
     return {"code": v.code, "meld": v.meld, "rule": v.rule, "rule_url": rule_url(rules, v.rule),
-            "message": message(v.code, v.params), "params": v.params}
+            "message": error_text(v.code, v.params), "params": v.params}
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
@@ -312,7 +312,7 @@ def buy(data: dict[str, Any]) -> Response:
     return jsonify({
         "winner": ruling.winner,
         "penalty_card": ruling.penalty_card,
-        "reason": message(ruling.reason, ruling.params),
+        "reason": error_text(ruling.reason, ruling.params),
         "reason_code": ruling.reason,
         "rule": table_rule(ruling.reason),
         "rule_url": rule_url(rules, table_rule(ruling.reason)),

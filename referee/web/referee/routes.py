@@ -27,7 +27,7 @@ from .. import options as house
 from .. import public
 from ..errors import Refusal, error_text
 from ..fields import ListField
-from ..i18n import card_text, gettext, lang, message, ngettext, rank_letters
+from ..i18n import card_text, gettext, lang, ngettext, rank_letters
 from ..picker import cards_text, facts, typed_cards
 from ..rules.routes import rule_title, rule_url
 from ..words import contract_words, in_a_list
@@ -87,7 +87,7 @@ def _rules(form: TableForm, rules_form: house.HouseRulesForm) -> Rules:
 
 
 def _problem(rules: Rules, v: Any) -> dict[str, str]:
-    return {"text": message(v.code, v.params), "rule": v.rule, "meld": "" if v.meld is None else str(v.meld + 1)}
+    return {"text": error_text(v.code, v.params), "rule": v.rule, "meld": "" if v.meld is None else str(v.meld + 1)}
 
 
 def _cited(rules: Rules, anchors: list[str]) -> list[dict[str, str]]:
@@ -261,7 +261,7 @@ def rule_buy(rules: Rules, form: BuyForm) -> Outcome:
         head = gettext("%(player)s takes the discard.", player=ruling.winner)
     else:
         head = gettext("Nobody takes the discard.")
-    lines = [message(ruling.reason, ruling.params)]
+    lines = [error_text(ruling.reason, ruling.params)]
     left = [gettext("%(player)s: %(n)s", player=p, n=("∞" if n is None else n)) for p, n in ruling.buys_left.items()]
     lines.append(gettext("Buys left this hand: %(list)s", list=", ".join(left)))
     return Outcome(ruling.winner is not None, head, [], lines, rules=_cited(rules, ruling.rules))

@@ -51,7 +51,8 @@ class Seats(dict[str, int]):
 
     def __missing__(self, name: object) -> int:
         if isinstance(name, str) and name_key(name) in self._folded:
-            return self._folded[name_key(name)]
+            seat: int = self._folded[name_key(name)]
+            return seat
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:

@@ -31,7 +31,7 @@ def find(token: str, last_change: bool = True, writing: bool = True) -> tuple[Ga
     digest = token_hash(token)
     query = db.select(Game).where(or_(Game.edit_hash == digest, Game.view_token == token))
     if not last_change:
-        query = query.options(lazyload(Game.last_undoable))  # type: ignore[attr-defined]
+        query = query.options(lazyload(Game.last_undoable))  # type: ignore[attr-defined, unused-ignore]
     game = db.session.execute(query).unique().scalar_one_or_none()
     if game is None:
         return None

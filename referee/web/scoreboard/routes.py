@@ -27,10 +27,11 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from ...errors import RefereeError
+from ...scoring import Entry
 from ...table import buy_refused
 from ...verdicts import CODES
-from ..errors import Refusal, status_of
-from ..i18n import gettext, message
+from ..errors import Refusal, error_text, status_of
+from ..i18n import gettext
 from ..picker import leftovers_text, typed_leftovers
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
@@ -109,7 +110,7 @@ def _board_headers(resp: Response, tag: str) -> Response:
     return resp
 
 
-def _entries(form: Any, players: Any) -> dict[int, services.Entry]:
+def _entries(form: Any, players: Any) -> dict[int, Entry]:
     """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
     notation. A total that is not a number is refused naming the player."""
     names = [p.name for p in players]
@@ -230,7 +231,7 @@ def buy(token: str) -> Any:
         else:
             outcome = services.add_buy(game, form.hand.data, form.seat.data, request_id=form.request)
             if not outcome.added:
-                flash(refused_with_rule(game.family, message(outcome.reason, outcome.params),
+                flash(refused_with_rule(game.family, error_text(outcome.reason, outcome.params),
                                         CODES[outcome.reason].rule), "warning")
     except RefereeError as e:
         flash(game_error_text(e), "warning")

@@ -22,11 +22,11 @@ from ...errors import RefereeError
 from ...families import REFEREE, SETUP
 from ...i18n import N_
 from ...scoring import Leftover
-from .. import ROOT
 from .. import options as house
 from ..errors import error_text
 from ..i18n import gettext, lang, select_locale
 from ..picker import leftovers_text
+from ..settings import ROOT
 from ..words import contract_words, in_a_list
 from . import changes, gamestate, services
 from .boards import Boards
