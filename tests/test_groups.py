@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event
 
 from referee.web.groups import services, stats
-from referee.web.models import Group, GroupGame, db
+from referee.web.models import Game, Group, GroupGame, db
 from tests.conftest import auth
 
 
@@ -664,3 +664,29 @@ class TestOnePersonWhateverTheCase:
         r = client.post(f"/g/{second['edit_token']}/players/rename", data={"seat": "2", "name": "carla"})
         state = group_state(client, group)
         assert player(state, "Carla")["games"] == 2 and "Dani" in state["roster"]
+
+
+def test_a_file_refused_as_its_last_game_is_written_leaves_nothing(client, app, evening, monkeypatch):
+    """A group's file is written in one transaction: when the tables refuse its last game as it is written,
+    its group, roster and first games are not kept either."""
+    from sqlalchemy.exc import IntegrityError
+
+    from referee.web.scoreboard import transfer
+
+    group, *_ = evening
+    data = client.get(f"/groups/{group['edit_token']}/export.json").json
+    written = []
+    real = transfer.Imported.write
+
+    def write(self):
+        written.append(self.game.id)
+        if len(written) == len(data["games"]):
+            raise IntegrityError("INSERT", {}, Exception("refused"))
+        real(self)
+
+    monkeypatch.setattr(transfer.Imported, "write", write)
+    r = client.post("/groups/import", data={"json": json.dumps(data)})
+    assert r.status_code == 400 and len(written) == 2
+    with app.app_context():
+        assert db.session.query(Group).count() == 1 and db.session.query(GroupGame).count() == 2
+        assert db.session.query(Game).count() == 2

@@ -25,7 +25,6 @@ from ...table import deal_order
 from ..errors import Refusal
 from ..models import Game, Group, GroupGame, Member, begin_write, db
 from ..scoreboard import create, gamestate, reads
-from ..scoreboard import services as games
 
 NAME_MAX = 60
 token_hash = reads.token_hash
@@ -49,20 +48,14 @@ def create_group(name: Any, edit: str | None = None) -> tuple[Group, str, bool]:
     """A new group; returns it with its edit token (only its hash is stored), and whether it was made now.
     ``edit``: the edit token a form's tap gives it (``routes.new``): a group that already has it and the same
     name is that tap's group, made by a tap before (a double tap, a form sent again), and is returned as it is."""
-    text = clean(name)
-    if not text:
-        raise Refusal("group_name_missing", "name")
-    if len(text) > NAME_MAX:
-        raise Refusal("group_name_long", "name", maximum=NAME_MAX)
+    text = group_name(name)
     if edit is not None:
         found = find(edit)
         if found is not None:
             if _made_by(found, text):
                 return found[0], edit, False
             edit = None  # the same form sent again with another name: a group of its own
-    token = edit or new_token()
-    group = Group(id=secrets.token_hex(6), name=text, edit_hash=token_hash(token), view_token=new_token())
-    db.session.add(group)
+    group, token = new_group(text, edit)
     try:
         db.session.commit()
     except IntegrityError:  # the other tap of a double tap made it a moment ago
@@ -72,6 +65,24 @@ def create_group(name: Any, edit: str | None = None) -> tuple[Group, str, bool]:
             raise
         return found[0], token, False
     return group, token, True
+
+
+def group_name(name: Any) -> str:
+    """A group's name as kept (``clean``), or the refusal that says what is wrong with it."""
+    text = clean(name)
+    if not text:
+        raise Refusal("group_name_missing", "name")
+    if len(text) > NAME_MAX:
+        raise Refusal("group_name_long", "name", maximum=NAME_MAX)
+    return text
+
+
+def new_group(name: str, edit: str | None = None) -> tuple[Group, str]:
+    """A group of that (cleaned) name, added to the session (the caller commits), and its edit token."""
+    token = edit or new_token()
+    group = Group(id=secrets.token_hex(6), name=name, edit_hash=token_hash(token), view_token=new_token())
+    db.session.add(group)
+    return group, token
 
 
 def _made_by(found: tuple[Group, bool], name: str) -> bool:
@@ -275,7 +286,3 @@ def rematch(group: Group, group_edit_token: str, game_id: str | None = None) -> 
                       [p.name for p in before.players], next_dealer(before))
 
 
-def delete_game(link: GroupGame) -> None:
-    """A group's game is deleted for everyone who has its links; its hands stay for the group's stats (the
-    scoreboard's ``delete_game`` does this for any game of a group)."""
-    games.delete_game(link.game)

@@ -7,12 +7,22 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
 
 from ...errors import RefereeError
 from ..errors import Refusal
-from ..models import Game, Group, GroupGame, Member, db
+from ..models import Group, GroupGame, Member, begin_write, db
+from ..scoreboard import services as games_services
 from ..scoreboard import transfer
-from .services import canonical, create_group, delete_game, game_token, name_key, roster_name, token_hash
+from .services import (
+    canonical,
+    game_token,
+    group_name,
+    name_key,
+    new_group,
+    roster_name,
+    token_hash,
+)
 from .stats import games_of
 
 EXPORT_FORMAT = 1
@@ -44,63 +54,53 @@ def _when(text: Any) -> datetime | None:
 
 
 def import_data(data: Any) -> tuple[Group, str]:
-    """A new group that is the exported one: its roster and every game with its hands, each checked by the
-    engine as it is recorded again. Nothing is kept of a file that fails."""
+    """A new group that is the exported one: its roster and every game with its hands, each played back through
+    the checks live entry makes, then all written in one transaction: nothing is kept of a file that fails."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("kind") != "group":
         raise Refusal("bad_group_import", None)
     roster, exported = data.get("roster") or [], data.get("games") or []
-    if not isinstance(roster, list) or not isinstance(exported, list) or len(exported) > MAX_IMPORT_GAMES:
+    if not isinstance(roster, list) or not isinstance(exported, list) or len(exported) > MAX_IMPORT_GAMES \
+            or not all(isinstance(name, str) for name in roster) or not all(isinstance(g, dict) for g in exported):
         raise Refusal("bad_group_import", None)
-    group, edit, _ = create_group(data.get("name"))
-    made: list[str] = []
+    name = group_name(data.get("name"))
+    games = [transfer.played_back(item) for item in exported]  # in memory: the checks hold no lock
     try:
-        if not all(isinstance(name, str) for name in roster):
-            raise Refusal("bad_group_import", None)
+        begin_write()
+        group, edit = new_group(name)
+        db.session.flush()
         _import_roster(group, roster)
-        for item in exported:
-            if not isinstance(item, dict):
-                raise Refusal("bad_group_import", None)
-            game, _ = transfer.import_data(item)
-            made.append(game.id)
+        for item, imported in zip(exported, games):
+            game = imported.game
             spelled, new = canonical(group, [p.name for p in game.players])
-            for player, name in zip(game.players, spelled):
-                player.name = name
+            for player, spelling in zip(game.players, spelled):
+                player.name = spelling
             group.members.extend(new)
-            when = _when(item.get("created_at"))
-            if when is not None:
-                game.created_at = when
+            game.created_at = _when(item.get("created_at")) or game.created_at
             game.edit_hash = token_hash(game_token(edit, game.id))
-            link = GroupGame(game_id=game.id, group_id=group.id)
-            db.session.add(link)
-            db.session.commit()
+            imported.write()
+            db.session.add(GroupGame(game_id=game.id, group_id=group.id))
             if item.get("deleted"):
-                delete_game(link)
+                db.session.flush()
+                games_services.delete_game(game)
+        db.session.commit()
     except RefereeError:
-        _discard(group, made)
+        db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError):
-        _discard(group, made)
+    except (KeyError, TypeError, ValueError, AttributeError, IntegrityError):
+        db.session.rollback()
         raise Refusal("bad_group_import", None) from None
+    except BaseException:
+        db.session.rollback()
+        raise
     return group, edit
 
 
 def _import_roster(group: Group, roster: list[str]) -> None:
-    """A new group's roster in one statement and one commit (a name twice, in any case, is one person)."""
+    """A new group's roster in one statement (a name twice, in any case, is one person)."""
     rows: dict[str, dict[str, str]] = {}
     for name in roster:
         text = roster_name(name)
         rows.setdefault(name_key(text), {"group_id": group.id, "name": text, "key": name_key(text)})
     if rows:
         db.session.execute(insert(Member.__table__), list(rows.values()))
-    db.session.commit()
     db.session.expire(group, ["members"])
-
-
-def _discard(group: Group, game_ids: list[str]) -> None:
-    db.session.rollback()
-    for gid in game_ids:
-        game = db.session.get(Game, gid)
-        if game is not None:
-            db.session.delete(game)
-    db.session.delete(group)
-    db.session.commit()

@@ -26,6 +26,7 @@ from .. import jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
 from ..i18n import gettext
+from ..models import db
 from ..words import contract_words
 from . import create, gamestate, reads, seating, services, transfer
 from .forms import (
@@ -278,5 +279,6 @@ def delete(token: str) -> BaseResponse:
     if not DeleteForm().validate():
         abort(400)
     services.delete_game(game)
+    db.session.commit()
     flash(gettext("The game was deleted."), "saved")
     return forget(redirect(url_for("games.mine")), token)

@@ -425,14 +425,15 @@ def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None
 
 
 def delete_game(game: Game) -> None:
+    """The game's links stop working (the caller commits). A group's game keeps its hands for the group's
+    stats; any other game goes with everything it holds."""
     link = db.session.get(GroupGame, game.id)
-    if link is not None:  # a group's game: its links stop working, its hands stay for the group's stats
+    if link is not None:
         game.edit_hash = token_hash(new_token())
         game.view_token = new_token()
         link.deleted_at = now()
     else:
         db.session.delete(game)
-    db.session.commit()
 
 
 def cutter_of(game: Game, number: int) -> str:

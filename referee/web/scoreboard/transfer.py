@@ -59,9 +59,49 @@ MAX_IMPORT_ITEMS = 2000  # hands, buys and downs in one import: far more than an
 
 def import_data(data: Any) -> tuple[Game, str]:
     """A new game that is exactly the exported one (its hands, typed totals, buys and who went down), or
-    nothing at all: the export is played back through the checks live entry makes (each buy within the
-    family's limit in the hand being played, each down in that hand, each hand the next one and scored by
-    the engine), in one transaction that is only committed once every part of it has passed."""
+    nothing at all: the export is played back through the checks live entry makes (``played_back``), in one
+    transaction that is only committed once every part of it has passed."""
+    # Played back in memory, then written in one burst: an import's checking and scoring never holds the
+    # database (on SQLite, every table's saves) while it works.
+    imported = played_back(data)
+    try:
+        begin_write()
+        imported.write()
+        db.session.commit()
+    except IntegrityError:  # (rows the checks let through that the tables refuse: the same down twice)
+        db.session.rollback()
+        raise Refusal("bad_import", None) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.expire(imported.game)
+    return imported.game, imported.edit
+
+
+@dataclass
+class Imported:
+    """A game of an export, played back and checked in memory (added to the session, nothing written yet), with
+    its edit token; ``write`` writes it in the caller's transaction."""
+
+    game: Game
+    edit: str
+    burst: _Burst
+    ended: bool
+
+    def write(self) -> None:
+        db.session.flush()  # the game, its players, its "created"
+        self.burst.write()
+        if self.ended:
+            self.game.ended_at = now()
+            db.session.add(Change(game_id=self.game.id, via="import", kind="ended_early",
+                                  hand_number=len(self.burst.hands), after={"hands": len(self.burst.hands)}))
+
+
+def played_back(data: Any) -> Imported:
+    """An export played back through the checks live entry makes (each buy within the family's limit in the hand
+    being played, each down in that hand, each hand the next one and scored by the engine), in memory: the
+    game to write, or the refusal that says what in the file is wrong (``bad_import`` for a file that is not an
+    export)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise Refusal("bad_import", None)
     try:
@@ -72,27 +112,13 @@ def import_data(data: Any) -> tuple[Game, str]:
             ended = data.get("ended_early") is True  # the table stopped after the hands played
             if ended and not burst.hands:
                 raise Refusal("nothing_to_end", None)
-        # Played back in memory, then written in one burst: an import's checking and scoring never holds the
-        # database (on SQLite, every table's saves) while it works.
-        begin_write()
-        db.session.flush()  # the game, its players, its "created"
-        burst.write()
-        if ended:
-            game.ended_at = now()
-            db.session.add(Change(game_id=game.id, via="import", kind="ended_early",
-                                  hand_number=len(burst.hands), after={"hands": len(burst.hands)}))
-        db.session.commit()
     except RefereeError:
-        db.session.rollback()
+        db.session.rollback()  # (the game added to the session goes with it)
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IntegrityError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
         db.session.rollback()
         raise Refusal("bad_import", None) from None
-    except BaseException:
-        db.session.rollback()
-        raise
-    db.session.expire(game)
-    return game, edit
+    return Imported(game, edit, burst, ended)
 
 
 def _whole(value: Any, lowest: int = -10**6, highest: int = 10**6) -> int:
