@@ -36,6 +36,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, column_property, foreign, mapped_column, relationship
 from sqlalchemy.pool import Pool
 
+from .. import history
 from ..scoring import net_score
 
 
@@ -47,9 +48,8 @@ class Base(DeclarativeBase):
 # reading it back. Each write in ``services`` expires the attributes it changed.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
-# the changes that undo can take back, newest first
-UNDOABLE = ("hand_recorded", "hand_corrected", "buy_added", "buy_removed", "down_set", "down_cleared",
-            "ended_early")
+# the changes that undo can take back: the moves of the engine's history (``referee.history``)
+UNDOABLE = history.UNDOABLE
 
 
 def now() -> datetime:

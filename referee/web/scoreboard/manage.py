@@ -203,7 +203,7 @@ def correct(token: str, number: int) -> Any:
 
 
 def _hand_as_form(hand: Any) -> dict[str, str]:
-    return snapshot_as_form(services.snapshot(hand))
+    return snapshot_as_form(services.snapshot(hand).to_json())
 
 
 @bp.get("/g/<token>/history")

@@ -25,6 +25,17 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ...budget import current as request_budget
 from ...cards import CardError
 from ...families import Rules
+from ...history import (
+    BuyAdded,
+    BuyRemoved,
+    DownCleared,
+    DownSet,
+    EndedEarly,
+    HandCorrected,
+    HandRecorded,
+    HandSnapshot,
+    ResultSnapshot,
+)
 from ...scoring import Entry, Leftover, score_hand
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
@@ -170,11 +181,11 @@ class _HandLike(Protocol):  # a mapped ``Hand``, or a hand an import plays back 
     def results(self) -> Sequence[Result]: ...
 
 
-def snapshot(hand: _HandLike) -> dict[str, Any]:
-    """What a change keeps of a hand (to undo or redo it, and to put an undone hand's entries back)."""
-    return {"out_seat": hand.out_seat, "cut_bonus": hand.cut_bonus,
-            "results": [{"seat": r.seat, "penalty": r.penalty, "bonus": r.bonus, "cards": r.cards}
-                        for r in hand.results]}
+def snapshot(hand: _HandLike) -> HandSnapshot:
+    """What the history keeps of a hand (to undo or redo it, and to put an undone hand's entries back)."""
+    return HandSnapshot(hand.out_seat, hand.cut_bonus, tuple(
+        ResultSnapshot(r.seat, r.penalty, r.bonus, None if r.cards is None else tuple(r.cards))
+        for r in hand.results))
 
 
 RECORDED = ("last_undoable", "changes", "hands", "hands_recorded", "current_buys")
@@ -285,8 +296,7 @@ def _record(game: Game, number: int, out_seat: int | None, entries: dict[int, En
     db.session.execute(insert(RESULTS), [{"hand_id": hand.id, "seat": r.seat, "penalty": r.penalty,
                                           "bonus": r.bonus, "cards": r.cards} for r in results])
     db.session.execute(insert(Change.__table__), {
-        "game_id": game.id, "via": via, "kind": "hand_recorded", "hand_number": number, "after": snapshot(hand),
-        "request_id": request_id})
+        "game_id": game.id, "via": via, **HandRecorded(number, snapshot(hand)).stored(), "request_id": request_id})
     return Saved(hand, totals(game) if with_totals else None)
 
 
@@ -312,8 +322,8 @@ def correct_hand(game: Game, number: int, out_seat: int | None, entries: dict[in
         db.session.flush()
         hand.results.extend(results)
         db.session.flush()
-        db.session.add(Change(game_id=game.id, via=via, kind="hand_corrected", hand_number=number, before=before,
-                              after=snapshot(hand), request_id=request_id))
+        db.session.add(Change(game_id=game.id, via=via, **HandCorrected(number, before, snapshot(hand)).stored(),
+                              request_id=request_id))
         summed = totals(game) if with_totals else None
     return Saved(hand, summed)
 
@@ -363,8 +373,7 @@ def add_buy(game: Game, number: int, seat: int, via: str = "edit link",
         if new_id is None:  # (cannot happen under the lock; said as the limit if it ever does)
             w.cancel()
             return BuyOutcome(False, "limit_reached", {"players": [name]}, 0)
-        db.session.add(Change(game_id=game.id, via=via, kind="buy_added", hand_number=number, seat=seat,
-                              request_id=request_id))
+        db.session.add(Change(game_id=game.id, via=via, **BuyAdded(number, seat).stored(), request_id=request_id))
     return BuyOutcome(True, "buy_recorded", {"player": name}, buys_left(rules, used + 1))
 
 
@@ -380,8 +389,7 @@ def remove_buy(game: Game, number: int, seat: int, via: str = "edit link",
             w.cancel()
             return False
         db.session.delete(last)
-        db.session.add(Change(game_id=game.id, via=via, kind="buy_removed", hand_number=number, seat=seat,
-                              request_id=request_id))
+        db.session.add(Change(game_id=game.id, via=via, **BuyRemoved(number, seat).stored(), request_id=request_id))
     return True
 
 
@@ -404,8 +412,8 @@ def set_down(game: Game, number: int, seat: int, down: bool, via: str = "edit li
         else:
             w.cancel()
             return
-        db.session.add(Change(game_id=game.id, via=via, kind="down_set" if down else "down_cleared",
-                              hand_number=number, seat=seat, request_id=request_id))
+        move = DownSet(number, seat) if down else DownCleared(number, seat)
+        db.session.add(Change(game_id=game.id, via=via, **move.stored(), request_id=request_id))
 
 
 # ------------------------------------------------------------------------------------------ ending, players
@@ -420,8 +428,7 @@ def end_early(game: Game, expected_version: Any, via: str = "edit link") -> None
             raise Refusal("nothing_to_end", None)
         w.expect(expected)
         game.ended_at = now()
-        db.session.add(Change(game_id=game.id, via=via, kind="ended_early", hand_number=len(st.hands),
-                              after={"hands": len(st.hands)}))
+        db.session.add(Change(game_id=game.id, via=via, **EndedEarly(len(st.hands)).stored()))
 
 
 def delete_game(game: Game) -> None:

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import RefereeError
 from ...families import Rules
+from ...history import BuyAdded, DownSet, EndedEarly, HandRecorded, Move
 from ...scoring import net_score, standings, typed_total
 from ...table import buy_refused
 from ..errors import Refusal
@@ -93,8 +94,7 @@ class Imported:
         self.burst.write()
         if self.ended:
             self.game.ended_at = now()
-            db.session.add(Change(game_id=self.game.id, via="import", kind="ended_early",
-                                  hand_number=len(self.burst.hands), after={"hands": len(self.burst.hands)}))
+            db.session.add(Change(game_id=self.game.id, via="import", **EndedEarly(len(self.burst.hands)).stored()))
 
 
 def played_back(data: Any) -> Imported:
@@ -140,9 +140,9 @@ class _Burst:
     downs: list[dict[str, Any]] = field(default_factory=list)
     changes: list[dict[str, Any]] = field(default_factory=list)
 
-    def change(self, kind: str, hand: int, seat: int | None = None, after: Any = None) -> None:
-        self.changes.append({"game_id": self.game, "at": now(), "via": "import", "kind": kind, "hand_number": hand,
-                             "seat": seat, "before": None, "after": after, "undone": False, "request_id": None})
+    def change(self, move: Move) -> None:
+        self.changes.append({"game_id": self.game, "at": now(), "via": "import", **move.stored(), "undone": False,
+                             "request_id": None})
 
     def write(self) -> None:
         """A statement a table, each row in order (the changes' ids follow the order they were made in); the
@@ -197,11 +197,11 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
                     raise Refusal(refused, "buys", status=422, players=[game.players[s].name])
                 used[s] += 1
                 burst.buys.append({"game_id": game.id, "hand_number": number, "seat": s, "created_at": now()})
-                burst.change("buy_added", number, s)
+                burst.change(BuyAdded(number, s))
             elif s not in gone_down:
                 gone_down.add(s)
                 burst.downs.append({"game_id": game.id, "hand_number": number, "seat": s})
-                burst.change("down_set", number, s)
+                burst.change(DownSet(number, s))
         if number < last:
             result = standings(rules, names, regular, replayed) if len(regular) >= len(rules.hands) else None
             due = result is not None and result.decided_by == "replay"
@@ -211,7 +211,7 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
                                 "cut_bonus": hand.cut_bonus, "replay": hand.replay, "created_at": now()})
             burst.results += [{"number": hand.number, "seat": r.seat, "penalty": r.penalty, "bonus": r.bonus,
                                "cards": r.cards} for r in hand.results]
-            burst.change("hand_recorded", hand.number, after=snapshot(hand))
+            burst.change(HandRecorded(hand.number, snapshot(hand)))
             scores = {names[r.seat]: net_score(r.penalty, r.bonus) for r in hand.results}
             if not hand.replay:
                 regular.append(scores)
