@@ -16,7 +16,7 @@ PORT   ?= 5000
 PO     := $(wildcard translations/*/LC_MESSAGES/messages.po)
 MO     := $(PO:.po=.mo)
 
-.PHONY: run serve table test lint bench bench-compare loadtest setup translations clean
+.PHONY: run serve table test lint bench stops bench-compare loadtest setup translations clean
 
 setup: $(STAMP) $(MO)
 
@@ -68,6 +68,9 @@ bench: setup
 	$(BIN)/python bench/heavy.py
 
 # the engine against an earlier revision's, interleaved in one run: make bench-compare BASE=<rev>
+stops: setup
+	$(BIN)/python bench/stops.py
+
 bench-compare: setup
 	$(BIN)/python bench/compare.py $(BASE)
 

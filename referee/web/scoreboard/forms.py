@@ -8,6 +8,7 @@ number of players (``hand_form(n)``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -16,8 +17,10 @@ from flask_wtf.file import FileField
 from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ...scoring import Entry
 from ..errors import Refusal
 from ..fields import WHOLE, ListField, WholeNumberField
+from ..picker import typed_leftovers
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 
@@ -58,18 +61,29 @@ class DownForm(SeatForm):
         return self.down.data == "1"
 
 
-class VersionForm(FlaskForm):
-    """Undo: the version of the game the page showed (a stale page is refused)."""
+class VersionMixin:
+    """The version of the game a page was drawn from, sent with a write (a stale page is refused)."""
 
     version = WholeNumberField(validators=[Optional()])
 
+    @property
+    def seen_version(self) -> int | None:
+        """None if the page sends none; a garbled one never matches (-1)."""
+        if self.version.errors or self.version.process_errors:
+            return -1
+        value: int | None = self.version.data
+        return value
 
-class HandFormBase(RequestIdMixin, FlaskForm):
+
+class VersionForm(VersionMixin, FlaskForm):
+    """Undo, redo, ending early: the version of the game the page showed."""
+
+
+class HandFormBase(RequestIdMixin, VersionMixin, FlaskForm):
     """One hand's result: who went out (a seat, or "stock"), each other player's leftover cards or typed total,
     and whether the cut was exact. ``hand_form(n)`` adds the per-seat fields."""
 
     hand = WholeNumberField(validators=[Optional()])
-    version = WholeNumberField(validators=[Optional()])
     out = StringField()
     exact_cut = StringField()  # "1": the cutter cut exactly the cards needed
 
@@ -92,18 +106,37 @@ class HandFormBase(RequestIdMixin, FlaskForm):
             return int(text)
         raise Refusal("bad_out", "out")
 
-    def leftovers(self, names: list[str]) -> dict[int, tuple[list[str], int | None]]:
-        """Each seat's card tokens and typed total, as posted; a total that is not a whole number is refused,
-        naming the player (``names`` in seat order)."""
-        out = {}
+    def entered(self, names: list[str], hand: int | None = None) -> Entered:
+        """The hand as posted, read once: refused, naming the field, where a field does not hold what it should
+        (the hand's number, unless the page's address gives it: ``hand``; a total that is not a whole number,
+        naming the player, ``names`` in seat order; a card, in the reader's letters: de ``B``, pt ``V``; who
+        went out)."""
+        if hand is None and (self.hand.errors or self.hand.data is None):
+            raise Refusal("bad_hand", "hand")
         for seat in range(self.players):
-            cards = self[f"cards_{seat}"].data or ""
             total = self[f"total_{seat}"]
             if total.errors or total.process_errors:
                 raw = (total.raw_data or [""])[0]
                 raise Refusal("impossible_total", f"total_{seat}", player=names[seat], total=str(raw).strip()[:10])
-            out[seat] = (cards.replace(",", " ").split(), total.data)
-        return out
+        entries = {}
+        for seat in range(self.players):
+            cards = typed_leftovers(self[f"cards_{seat}"].data, f"cards_{seat}")
+            entries[seat] = Entry(cards or None, self[f"total_{seat}"].data)
+        number = int(self.hand.data) if hand is None else hand
+        return Entered(number, self.out_seat(), entries, self.cut_was_exact, self.seen_version, self.request)
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A hand as its form posted it, in the engine's terms: what ``services.record_hand`` and
+    ``services.correct_hand`` take."""
+
+    hand: int
+    out_seat: int | None
+    entries: dict[int, Entry]
+    exact_cut: bool
+    version: int | None
+    request_id: str | None
 
 
 @lru_cache(maxsize=16)

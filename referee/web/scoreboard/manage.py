@@ -38,7 +38,7 @@ from .forms import (
     TokenForm,
     hand_form,
 )
-from .routes import _entries, _seen_version, _to_game, bp, edit_only, forget, load, remember, remembered
+from .routes import _to_game, bp, edit_only, forget, load, remember, remembered
 from .view import VIA_WORDS, board_context, change_text, chart, game_error_text, snapshot_as_form
 
 
@@ -190,8 +190,9 @@ def correct(token: str, number: int) -> Any:
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        services.correct_hand(game, number, form.out_seat(), _entries(form, game.players), _seen_version(form),
-                              exact_cut=form.cut_was_exact, request_id=form.request)
+        entered = form.entered([p.name for p in game.players], hand=number)
+        services.correct_hand(game, number, entered.out_seat, entered.entries, entered.version,
+                              exact_cut=entered.exact_cut, request_id=entered.request_id)
     except RefereeError as e:
         # a stale page keeps the typed correction too: the form is drawn again at the game's new version
         error = gettext("Someone changed this game since you opened this page.") if e.code == "stale" else \

@@ -27,12 +27,11 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from ...errors import RefereeError
-from ...scoring import Entry
 from ...table import buy_refused
 from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
 from ..i18n import gettext
-from ..picker import leftovers_text, typed_leftovers
+from ..picker import leftovers_text
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
 from . import changes, gamestate, reads, services, view
@@ -110,33 +109,20 @@ def _board_headers(resp: Response, tag: str) -> Response:
     return resp
 
 
-def _entries(form: Any, players: Any) -> dict[int, Entry]:
-    """Each seat's leftovers; cards in the reader's letters (de B, pt V) are read here, the services take the
-    notation. A total that is not a number is refused naming the player."""
-    names = [p.name for p in players]
-    return {seat: services.entry(typed_leftovers(" ".join(cards), f"cards_{seat}"), total)
-            for seat, (cards, total) in form.leftovers(names).items()}
-
-
-def _hand_number(form: Any) -> int:
-    if form.hand.errors or form.hand.data is None:
-        raise Refusal("bad_hand", "hand")
-    return int(form.hand.data)
-
-
 @bp.post("/g/<token>/hand")
 def record(token: str) -> Any:
     game = edit_only(token)
     form = hand_form(len(game.players))()
     form.validate()
     try:
-        number = _hand_number(form)
-        entries = _entries(form, game.players)
-        hand = services.record_hand(game, number, form.out_seat(), entries, exact_cut=form.cut_was_exact,
-                                    expected_version=_seen_version(form), request_id=form.request).hand
+        entered = form.entered([p.name for p in game.players])
+        hand = services.record_hand(game, entered.hand, entered.out_seat, entered.entries,
+                                    exact_cut=entered.exact_cut, expected_version=entered.version,
+                                    request_id=entered.request_id).hand
     except RefereeError as e:
         ctx = board_context(load(token)[0], True, token)  # (with its history: undo and redo)
         if e.code == "already_recorded":  # another phone saved this hand first: both entries are shown
+            number = entered.hand
             race = lost_race(ctx["game"], number, form)
             if race["same"]:
                 flash(gettext("Hand %(hand)s was already saved by another phone, with the same scores.",
@@ -190,8 +176,9 @@ def lost_race(game: Any, number: int, form: Any) -> dict[str, Any]:
     hand = next((h for h in game.hands if h.number == number), None)
     mine: dict[int, int] = {}
     try:
-        scored = services.score(game, gamestate.rules_of(game), number, form.out_seat(),
-                                _entries(form, game.players), exact_cut=form.cut_was_exact)
+        entered = form.entered(names)
+        scored = services.score(game, gamestate.rules_of(game), number, entered.out_seat, entered.entries,
+                                exact_cut=entered.exact_cut)
         mine = {r.seat: r.score for r in scored}
     except RefereeError:
         pass  # this phone's entry is shown as typed, without its scores
@@ -263,14 +250,6 @@ def down(token: str) -> Any:
     return _back(token)
 
 
-def _seen_version(form: Any) -> int | None:
-    """The version of the game a form was drawn from (None if it sends none; a garbled one never matches)."""
-    if form.version.errors or form.version.process_errors:
-        return -1
-    value: int | None = form.version.data
-    return value
-
-
 def _back(token: str) -> Any:
     """After a tap on the board: htmx gets the board re-drawn from what the game now holds (read as a board
     reads it, as the write left it), and what the tap left to say (a buy refused, and the rule
@@ -290,7 +269,7 @@ def undo(token: str) -> Any:
     form = VersionForm()
     form.validate()
     try:
-        change = changes.undo(game, _seen_version(form))
+        change = changes.undo(game, form.seen_version)
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
