@@ -60,17 +60,18 @@ lint: setup
 
 # prints how long it took; says when the PostgreSQL tests did not run (TEST_POSTGRES_URL unset: README, "Tests")
 test: setup
-	@t0=$$(date +%s); $(MAKE) --no-print-directory lint && $(BIN)/python -m pytest; rc=$$?; \
+	@t0=$$(date +%s); $(MAKE) --no-print-directory lint && $(BIN)/python -m pytest -n 2 --dist loadfile; rc=$$?; \
 	echo "make test: $$(( $$(date +%s) - t0 )) s, exit $$rc"; exit $$rc
 
 bench: setup
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/heavy.py
 
-# the engine against an earlier revision's, interleaved in one run: make bench-compare BASE=<rev>
+# how far a reader travels following a saved hand and a meld check (bench/stops.py)
 stops: setup
 	$(BIN)/python bench/stops.py
 
+# the engine against an earlier revision's, interleaved in one run: make bench-compare BASE=<rev>
 bench-compare: setup
 	$(BIN)/python bench/compare.py $(BASE)
 

@@ -19,7 +19,28 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
 
-POSTGRES = os.environ.get("TEST_POSTGRES_URL")
+
+
+def _worker_database(url: str | None) -> str | None:
+    """Each of the suite's parallel workers (pytest-xdist: ``make test`` runs two, one a core) tests on a database
+    of its own on the server TEST_POSTGRES_URL names, made on first use: the URL's database with the worker's
+    name after it (``rummy_test_gw0``). Without workers, the URL's database itself."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    base, _, name = url.rpartition("/")
+    own = f"{name}_{worker}"
+    admin = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own}).first() is None:
+                conn.execute(text(f'CREATE DATABASE "{own}"'))
+    finally:
+        admin.dispose()
+    return f"{base}/{own}"
+
+
+POSTGRES = _worker_database(os.environ.get("TEST_POSTGRES_URL"))
 TABLES = ("changes", "downs", "buys", "results", "hands", "players", "games", "group_games", "group_members", "groups",
           "rate_limits")
 
