@@ -2,14 +2,42 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
+
+from babel.support import Translations
 
 from referee.cards import Card, Reading, parse_cards
 from referee.families import Rules, resolve
 from referee.web.i18n import card_readings
 
+CATALOGS = Path(__file__).resolve().parents[1] / "translations"
 # How each of the app's languages writes cards, from the catalogs in translations/ (as the app reads them)
-READINGS: dict[str, Reading] = card_readings(str(Path(__file__).resolve().parents[1] / "translations"))
+READINGS: dict[str, Reading] = card_readings(str(CATALOGS))
+
+
+def said(msgid: str, lang: str = "en", **params: object) -> str:
+    """What the app says for the words ``msgid`` (their English source, the catalogs' key) in ``lang``, with
+    ``params`` filled in: a test names the words, the numbers and the language it expects, and the catalogs
+    hold the wording (a reworded sentence changes no test)."""
+    words = msgid if lang == "en" else Translations.load(str(CATALOGS), [lang]).gettext(msgid)
+    return words % params if params else words
+
+
+def refusal(code: str, lang: str = "en", **params: object) -> str:
+    """What the app says for the refusal ``code`` in ``lang`` (the error registry's words, its parameters written
+    as a page in that language writes them: cards in the reader's letters)."""
+    from referee.web.errors import error_text
+
+    with _words_app().test_request_context(f"/?lang={lang}"):
+        return error_text(code, params)
+
+
+@lru_cache(maxsize=1)
+def _words_app():
+    from referee.web import create_app
+
+    return create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
 
 
 def reading(lang: str | None) -> Reading | None:

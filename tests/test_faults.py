@@ -14,12 +14,14 @@ import sqlite3
 import subprocess
 import threading
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
 
 from referee.web import create_app, server
+from tests.kit import refusal
 
 
 @pytest.fixture()
@@ -90,10 +92,10 @@ def test_locked_database_says_so_and_writes_nothing(migrated_db):
         r = client.post(f"/api/v1/games/{g['id']}/hands", json={"hand": 1, "out": "A",
                                                                 "leftovers": {"B": ["K"], "C": ["A"]}}, headers=auth)
         assert r.status_code == 503 and r.json["error"]["code"] == "database_unavailable"
-        assert "Nothing was changed" in r.json["error"]["message"]
+        assert r.json["error"]["message"] == refusal("database_unavailable")
         page = client.post(f"/g/{g['edit_token']}/hand", data={"hand": "1", "out": "0", "cards_1": "K",
                                                                "cards_2": "A"})
-        assert page.status_code == 503 and "Nothing was changed" in page.get_data(as_text=True)
+        assert page.status_code == 503 and refusal("database_unavailable") in unescape(page.get_data(as_text=True))
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()

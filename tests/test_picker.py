@@ -2,6 +2,7 @@
 reads them, the JSON API keeps its notation; and the card picker's facts come from the engine."""
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from referee.cards import JOKER, NOTATION, Card, CardError, Rank, display, parse
 from referee.families import resolve
 from referee.i18n import LANGUAGES
 from referee.scoring import Leftover
-from tests.kit import reading
+from tests.kit import reading, refusal
 
 LOCAL_JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
 
@@ -191,7 +192,11 @@ class TestScoreboardForm:
         r = client.post(f"/g/{g['edit_token']}/hand?lang=de", data={"hand": "1", "out": "0", "cards_1": "B X",
                                                                     "cards_2": "7"})
         html = r.get_data(as_text=True)
-        assert r.status_code == 422 and "X ist keine Karte" in html and 'value="B X"' in html
+        assert r.status_code == 422 and 'value="B X"' in html
+        # the refusal names the card and the reader's own letters for the faces and the joker
+        de = reading("de")
+        faces = " ".join(de.rank_text(r) for r in (Rank.JACK, Rank.QUEEN, Rank.KING))
+        assert refusal("bad_typed_card", "de", text="X", faces=faces, joker=de.joker) in unescape(html)
 
     def test_too_many_of_a_rank_is_said_in_the_reader_letters(self, client):
         g = client.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["Ann", "Ben", "Cy"]}).json

@@ -16,6 +16,7 @@ from referee.web.models import db
 from referee.web.scoreboard import reads, services, view
 from referee.web.scoreboard.boards import FORM_MARK, LINK_MARK
 from tests.conftest import new_api_game as new_game
+from tests.kit import said
 from tests.test_games import auth
 from tests.test_sql_counts import counted
 
@@ -429,7 +430,7 @@ def test_the_hand_by_hand_table_is_drawn_again_whenever_what_it_shows_changes(ap
         assert len(drawn) == 1  # the same hands: the table and chart as drawn
     assert len(drawn) == 1 and 'id="hand-1"' in board() and "correct-link" not in board()
     assert "correct-link" in board(g["edit_token"]) and len(drawn) == 2  # the edit link's own (its links)
-    assert "Rodada a rodada" in board(lang="pt") and len(drawn) == 3  # another language: its own
+    assert said("Hand by hand", "pt") in board(lang="pt") and len(drawn) == 3  # another language: its own
     r = client.post(edit + "/hands/1", data={"out": "0", "cards_1": "K", "cards_2": "7", "cards_3": "A",
                                              "version": client.get(f"/api/v1/games/{g['id']}",
                                                                    headers=auth(g["view_token"])).json["version"]})

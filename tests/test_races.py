@@ -8,7 +8,9 @@ no request gets a 500: each either does its work (200/201, or the redirect of a 
 from __future__ import annotations
 
 import threading
+from html import unescape
 
+from tests.kit import refusal, said
 from tests.test_games import auth
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -138,7 +140,7 @@ def test_a_stale_record_form_is_refused_and_keeps_what_was_typed(client):
                                                          "cards_1": "K Q", "cards_2": "7"})
     assert r.status_code == 409
     html = r.get_data(as_text=True)
-    assert "Someone changed this game" in html and 'value="K Q"' in html
+    assert refusal("stale") in unescape(html) and 'value="K Q"' in html
     assert [h["hand"] for h in read(client.application, g)["hands"]] == [1]
 
 
@@ -153,7 +155,7 @@ def test_a_stale_correction_is_refused_and_keeps_what_was_typed(client):
     r = client.post(f"/g/{g['edit_token']}/hands/1", data=typed)
     assert r.status_code == 409
     html = r.get_data(as_text=True)
-    assert "Someone changed this game" in html and 'value="K Q"' in html
+    assert said("Someone changed this game since you opened this page.") in html and 'value="K Q"' in html
     now = read(client.application, g)
     assert now["version"] != version and f'name="version" value="{now["version"]}"' in html
     assert client.post(f"/g/{g['edit_token']}/hands/1", data={**typed, "version": str(now["version"])}

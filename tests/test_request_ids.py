@@ -5,6 +5,7 @@ A write sent with a new id, or with none, is a new write, as before."""
 from __future__ import annotations
 
 from tests.conftest import auth, new_api_game
+from tests.kit import said
 from tests.test_races import PLAYERS, together
 
 FORM = {"out": "0", "cards_1": "K", "cards_2": "7"}
@@ -56,7 +57,7 @@ def test_another_phones_different_entry_is_shown_beside_the_saved_one(app):
     r = c.post(f"/g/{g['edit_token']}/hand?lang=en", data=mine, headers=HX)
     assert r.status_code == 409
     html = r.get_data(as_text=True)
-    assert "Hand 1 was saved by another phone first" in html
+    assert said("Hand %(hand)s was saved by another phone first, with other entries.", hand=1) in html
     assert 'class="differs"' in html and "K 7" in html  # Ben's row: 10 saved, 15 on this phone
     assert f'action="/g/{g["edit_token"]}/hands/1"' in html  # one tap to correct
     assert read(app, g)["totals"]["Ben"] == 10
