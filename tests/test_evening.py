@@ -54,7 +54,7 @@ class TestRecordForm:
         html = r.get_data(as_text=True)
         out_block = re.search(r'<fieldset class="leftovers([^"]*)" data-seat="1"([^>]*)>(.*?)</fieldset>', html, re.S)
         assert "went-out" in out_block.group(1) and "disabled" in out_block.group(2)
-        assert "Ben salió: 0 puntos" in out_block.group(3)
+        assert said("%(name)s went out: 0 points", "es", name="Ben") in out_block.group(3)
         for seat in (0, 2, 3):  # the others keep their blocks open, and what was typed
             other = re.search(rf'<fieldset class="leftovers([^"]*)" data-seat="{seat}"', html)
             assert "went-out" not in other.group(1)

@@ -3,9 +3,13 @@ correction, an import): the refusal names the player in the reader's language, k
 changes nothing recorded. The engine's side of it is tested in test_scoring.py."""
 
 import json
+from html import unescape
 
 import pytest
 
+from referee.families import resolve
+from referee.pack import most_points
+from referee.scoring import pack_points
 from referee.web.models import Game, db
 from tests.kit import refusal
 
@@ -132,7 +136,8 @@ class TestThePages:
         assert r.status_code == 422
         html = r.get_data(as_text=True)
         assert 'value="155"' in html and 'value="K 7"' in html
-        assert "Ben: 155 Punkte" in html and "höchstens 10 Karten" in html
+        highest = most_points(pack_points(resolve("liverpool", ["no_buying"], {}, 4)), 10)
+        assert refusal("total_too_high", "de", player="Ben", total=155, maximum=10, highest=highest) in unescape(html)
         assert state(client, g)["hands"] == []
         r = client.post(url + "/hand?lang=en", data=typed | {"total_1": "150"}, follow_redirects=True)
         assert "Hand 1 saved" in r.get_data(as_text=True)

@@ -135,7 +135,10 @@ class TestRefereeForms:
     def test_a_bad_card_is_named_with_the_reader_letters(self, client):
         r = post(client, "/referee/arrange?lang=pt", {"family": "liverpool", "hand": "1", "cards": "ZH 7H"})
         v = verdict_of(r.get_data(as_text=True))
-        assert r.status_code == 422 and "ZH" in v and "V D R" in v and "Coringa" in v
+        pt = reading("pt")
+        faces = " ".join(pt.rank_text(r) for r in (Rank.JACK, Rank.QUEEN, Rank.KING))
+        assert r.status_code == 422 and refusal("bad_typed_card", "pt", text="ZH", faces=faces, joker=pt.joker) in \
+            unescape(v)
         assert 'ZH 7H</textarea>' in r.get_data(as_text=True)  # what was typed stays
 
     def test_the_page_speaks_the_reader_letters(self, client):
@@ -203,4 +206,6 @@ class TestScoreboardForm:
         r = client.post(f"/g/{g['edit_token']}/hand?lang=pt", data={"hand": "1", "out": "0", "cards_1": "V V V V V",
                                                                     "cards_2": "V V V V"})
         html = r.get_data(as_text=True)
-        assert r.status_code == 422 and "Cópias demais de V " in html and "de J " not in html
+        # the jack in the reader's letters (pt V), not the notation's J
+        assert r.status_code == 422
+        assert refusal("too_many_copies_left", "pt", card="J", players=["Ben", "Cy"], count=9, copies=8) in html

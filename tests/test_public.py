@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 from referee.web import create_app
 from referee.web.public import mask
 from tests.conftest import make_app
+from tests.kit import said
 from tests.test_games import auth, create, record
 
 
@@ -180,9 +181,11 @@ def test_the_csv_has_headers_in_the_readers_language_and_the_buys(client):
     assert en[2] == ["2", "", "", "", "", "1", "0", "0"]  # the hand being played: its buys so far
     assert en[3] == ["Total", "", "0", "10", "5", "1", "2", "1"]
     de = _rows(client, g, "de")
-    assert de[0] == ["Runde", "Ausgegangen", "Ann", "Ben", "Cy", "Käufe: Ann", "Käufe: Ben", "Käufe: Cy"]
-    assert de[-1][0] == "Summe"
-    assert _rows(client, g, "es")[0][:2] == ["Mano", "Salió"] and _rows(client, g, "pt")[0][0] == "Rodada"
+    assert de[0] == [said("Hand", "de"), said("Went out", "de"), "Ann", "Ben", "Cy",
+                     *(said("Buys: %(name)s", "de", name=n) for n in ("Ann", "Ben", "Cy"))]
+    assert de[-1][0] == said("Total", "de")
+    assert _rows(client, g, "es")[0][:2] == [said("Hand", "es"), said("Went out", "es")]
+    assert _rows(client, g, "pt")[0][0] == said("Hand", "pt")
     exported = client.get(f"/g/{g['edit_token']}/export.json").json  # the JSON export stays as it was
     assert list(exported)[:3] == ["format", "ruleset", "variants"] and len(exported["buys"]) == 4
 

@@ -15,6 +15,7 @@ from referee.i18n import LANGUAGES
 from referee.web import assets
 from referee.web import options as house
 from referee.web.referee.forms import PLAYERS
+from tests.kit import said
 
 
 @pytest.fixture()
@@ -68,7 +69,7 @@ def test_one_form_draws_reads_and_links_every_option_a_screen_offers(web, screen
             tag = {"bool": "<select", "choice": "<select", "contracts": "<textarea"}.get(f.option.kind, "<input")
             assert html.startswith(tag + f' id="{f.name}" name="{f.name}"'), html
             if f.option.kind == "bool":
-                assert ">sim</option>" in html and ">não</option>" in html
+                assert f'>{said("yes", "pt")}</option>' in html and f'>{said("no", "pt")}</option>' in html
         empty = house.house_rules_form(screen, fam, MultiDict())
         assert empty.options() == {} and empty.query() == []
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, shot
+from tests.kit import said
 
 pytestmark = pytest.mark.browser
 
@@ -85,8 +86,10 @@ def test_how_old_the_board_is_counts_on_with_the_clock(browser, served):
         if page.evaluate("() => navigator.onLine") is False:
             break
         time.sleep(0.1)
-    expect(note).to_contain_text("sem conexão")  # (the page has heard it: its clock may run on now)
+    offline = said("Not up to date: no connection; the scores were last checked %(ago)s.", "pt")
+    expect(note).to_contain_text(offline.split("%(ago)s")[0])  # (the page has heard it: its clock may run on now)
     page.clock.run_for(40_000)
+    # the age in the reader's words, as the browser's Intl.RelativeTimeFormat says it in pt
     expect(note).to_contain_text(re.compile(r"há 4\d segundos"))  # (40 and the poll's few seconds before)
     page.clock.run_for(60_000)
     expect(note).to_contain_text(re.compile(r"há (1|2) minutos?"))
