@@ -5,9 +5,10 @@ A saved hand, from the form's POST (``scoreboard/routes.record``) to the stored 
 answer). Counted on the running code, as a reader would follow it:
 
 - a *stop* is each move to another file: into a function of the project read for the first time (called from
-  the project's code: a library's callback is not followed; the reader first goes to where the call is
-  written), or back into the file of its caller when it returns; comprehensions, lambdas and dunder methods
-  are read with the function that holds them;
+  the project's code: a library's callback, such as a connection pool's hook, is not followed, nor what it
+  calls; the reader first goes to where the call is written), or back into the file of its caller when that
+  first reading returns; comprehensions, lambdas and dunder methods are read with the function that holds
+  them;
 - a *return* is a stop into a file already left.
 
 Each request is made once before it is followed (nothing is read for the first time only because a cache is
@@ -38,6 +39,8 @@ def walk(request: Callable[[], Any], start: tuple[str, str], end: tuple[str, str
     return of ``end``."""
     path: list[str] = []
     first: dict[tuple[str, str, int], int] = {}
+    followed: set[int] = set()  # the frames on the reader's path: the start's, and those its code calls
+    reading: set[int] = set()  # the frames of functions being read for the first time, until they return
     state = {"on": False, "done": False}
 
     def rel(filename: str) -> str:
@@ -54,18 +57,26 @@ def walk(request: Callable[[], Any], start: tuple[str, str], end: tuple[str, str
             return
         caller = frame.f_back.f_code.co_filename if frame.f_back else ""
         key = (code.co_filename, code.co_name, code.co_firstlineno)
+        if event == "call" and (where == start or (frame.f_back is not None and id(frame.f_back) in followed)):
+            followed.add(id(frame))
+        if id(frame) not in followed:
+            return
         read = not code.co_name.startswith(("<", "__")) and (caller.startswith(ROOT) or where == start)
         if event == "call" and read and key not in first:
             first[key] = id(frame)
+            reading.add(id(frame))
             if path and caller.startswith(ROOT) and path[-1] != rel(caller):
                 path.append(rel(caller))  # (the reader is where the call is written)
             if not path or path[-1] != where[0]:
                 path.append(where[0])
-        elif event == "return" and first.get(key) == id(frame) and caller.startswith(ROOT) and where != end:
-            if path[-1] != rel(caller):
+        elif event == "return" and id(frame) in reading:  # (the first call's own frame: ids are reused)
+            reading.discard(id(frame))
+            if caller.startswith(ROOT) and where != end and path[-1] != rel(caller):
                 path.append(rel(caller))
         if event == "return" and where == end:
             state["done"] = True
+        if event == "return":
+            followed.discard(id(frame))
 
     sys.setprofile(follow)
     try:
