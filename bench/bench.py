@@ -33,6 +33,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 from referee.arrange import arrange, brute_force  # noqa: E402
 from referee.contracts import check  # noqa: E402
 from referee.web import create_app, warm  # noqa: E402
+from referee.web.models import db  # noqa: E402
 from referee.web.scoreboard import create, reads, services  # noqa: E402
 
 
@@ -58,7 +59,8 @@ def line(label: str, samples: list[float], unit: str = "µs") -> tuple[float, fl
 def seeded_game(app) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     """A four-player game three hands in, as a table would have it; returns its view and edit tokens."""
     with app.app_context():
-        game, edit = create.create_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
+        game, edit = create.new_game("liverpool", [], {}, ["Ann", "Ben", "Cy", "Dee"])
+        db.session.commit()
         for n, out in ((1, 0), (2, 1), (3, 2)):
             entries = {s: services.entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
             services.record_hand(game, n, out, entries)

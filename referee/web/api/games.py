@@ -16,7 +16,7 @@ from .. import public
 from ..errors import Refusal, error_body, error_text
 from ..groups import services as group_services
 from ..groups import stats as group_stats
-from ..models import Game
+from ..models import Game, db
 from ..scoreboard import create, gamestate, reads, services
 from ..scoreboard.forms import REQUEST_ID
 from .routes import bool_field, bp, int_field, need, with_lang
@@ -96,8 +96,9 @@ def create_game(data: dict[str, Any]) -> Any:
                                                data.get("variants"), data.get("options"), need(data, "players"),
                                                data.get("first_dealer", 0), via="api")
     else:
-        game, edit = create.create_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
-                                          need(data, "players"), data.get("first_dealer", 0), via="api")
+        game, edit = create.new_game(need(data, "ruleset"), data.get("variants"), data.get("options"),
+                                     need(data, "players"), data.get("first_dealer", 0), via="api")
+        db.session.commit()
     return jsonify({"id": game.id, "edit_token": edit, "view_token": game.view_token,
                     "players": [p.name for p in game.players],  # as stored: a group's roster spells its people
                     "edit_url": public.external_url("games.play", token=edit),

@@ -23,7 +23,7 @@ from .. import jsonio, public
 from .. import options as house
 from ..errors import error_text, status_of
 from ..i18n import format_day, gettext
-from ..models import Game, Group
+from ..models import Game, Group, db
 from ..scoreboard import routes as games_routes
 from ..tokens import Links
 from ..words import contract_words
@@ -109,7 +109,8 @@ def add_member(token: str) -> BaseResponse:
     form = MemberForm()
     if form.validate_on_submit():
         try:
-            member = services.add_member(group, form.name.data)
+            member = services.add_members(group, [form.name.data])[0]
+            db.session.commit()
             flash(gettext("%(name)s is on the roster.", name=member.name), "saved")
         except RefereeError as e:
             flash(error_text(e.code, e.params), "warning")
@@ -180,7 +181,8 @@ def new_game(token: str) -> Any:
     if form.add.data or form.update.data or not form.validate():
         if form.add.data and typed:
             try:
-                member = services.add_member(group, typed)
+                member = services.add_members(group, [typed])[0]
+                db.session.commit()
                 form.players.choices = [SelectChoice(n) for n in _ordered_roster(group, last)]
                 form.players.data = picked + extra + [member.name]
                 form.new_name.data = ""

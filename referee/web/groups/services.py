@@ -147,13 +147,6 @@ def can_edit_game(group_edit_token: str, link: GroupGame) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ roster
-def add_member(group: Group, name: Any) -> Member:
-    """Add a name to the roster (a name already there, in any case, is that person)."""
-    member = add_members(group, [name])[0]
-    db.session.commit()
-    return member
-
-
 def roster_name(name: Any) -> str:
     """A name for the roster as kept (``clean``), or the refusal that says what is wrong with it."""
     text = clean(name)
@@ -165,8 +158,8 @@ def roster_name(name: Any) -> str:
 
 
 def add_members(group: Group, names: list[Any]) -> list[Member]:
-    """Add names to the roster in one pass (each name already there, in any case, is that person); the caller
-    commits. A roster of thousands costs its size: one look-up a name, one commit for all."""
+    """Add names to the roster in one pass (each name already there, in any case, is that person), in the session
+    (the request commits). A roster of thousands costs its size: one look-up a name, one commit for all."""
     known = {m.key: m for m in group.members}
     out = []
     for name in names:

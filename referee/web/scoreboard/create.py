@@ -71,15 +71,10 @@ def printable(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs"))
 
 
-def create_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any = 0,
-                via: str = "edit link") -> tuple[Game, str]:
-    """A new game; returns it with its edit token (only its hash is stored)."""
-    game, edit = new_game(family, variants, options, names, first_dealer, via)
-    db.session.commit()
-    return game, edit
-
-
-def new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any, via: str) -> tuple[Game, str]:
+def new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer: Any = 0,
+             via: str = "edit link") -> tuple[Game, str]:
+    """A new game, added to the session (the request that makes it commits), with its edit token (only its hash
+    is stored)."""
     if not isinstance(family, str) or family not in FAMILIES:
         raise Refusal("unknown_ruleset", "ruleset", ruleset=str(family)[:40])
     players = clean_names(names, family)

@@ -102,7 +102,8 @@ def new() -> Any:
         return render_template("games/new.html", **_setup_context(fam, names, variants, rules_form,
                                                                    min(first_dealer, max(0, len(names) - 1))))
     try:
-        game, edit = create.create_game(fam_id, variants, rules_form.options(), names, first_dealer)
+        game, edit = create.new_game(fam_id, variants, rules_form.options(), names, first_dealer)
+        db.session.commit()
     except RefereeError as e:
         ctx = _setup_context(fam, names, variants, rules_form, first_dealer)
         ctx["error"] = game_error_text(e)
