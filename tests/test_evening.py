@@ -335,13 +335,16 @@ class TestSetup:
         family = said("Contract Rummy", "es")
         assert said("%(family)s is for %(lo)s to %(hi)s players; this table has %(n)s.", "es", family=family, lo=3,
                     hi=5, n=8) in text(html)
-        assert "Mezcla" not in text(html)  # no pack line for a table the family cannot seat
+        assert 'class="pack"' not in html  # no pack line for a table the family cannot seat
         assert 'value="add"' not in html and html.count('value="remove:') == 8
         r = client.post("/new?lang=es", data={"family": "contract", "name": names, "action": "start"})
         assert r.status_code == 422  # still refused on Start, with every name kept
         assert all(f'value="{n}"' in r.get_data(as_text=True) for n in names)
         r = client.post("/new?lang=es", data={"family": "contract", "name": names[:5], "action": "update"})
-        assert "para 5 jugadores" in text(r.get_data(as_text=True))
+        contract = resolve("contract", [], {}, 5)
+        assert said("Shuffle %(decks)s decks and %(jokers)s jokers together (%(cards)s cards) for %(n)s players.",
+                    "es", decks=contract.decks, jokers=contract.jokers, cards=contract.pack_size, n=5) in \
+            text(r.get_data(as_text=True))
 
 
 # ------------------------------------------------------------------------------------------ share
