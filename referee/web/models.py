@@ -277,10 +277,11 @@ def each_statement_commits(dbapi_connection: Any) -> Iterator[None]:
 @contextmanager
 def autocommit() -> Iterator[Any]:
     """A connection of the app's pool on which each statement commits by itself (SQLAlchemy's ``AUTOCOMMIT``
-    isolation level), for reads that need no transaction: a poll's version read and a game's read before it is
-    drawn or written. On PostgreSQL that spares two round trips of a transaction each (BEGIN before, ROLLBACK
-    after): at a real evening's load, with every poll in a transaction of the request's session, the database's
-    CPU put the p99 of polls at 40 ms and saves' at 67 (``docs/bench.md``)."""
+    isolation level), for a poll's version read, which needs no session (``reads_only`` does the same for a
+    session that only reads: tried for the polls too, it cost the servers a tenth more CPU at a real evening,
+    polls p50 2.6 -> 3.2-3.4 ms on PostgreSQL). On PostgreSQL that spares two round trips of a transaction
+    each (BEGIN before, ROLLBACK after): at a real evening's load, with every poll in a transaction of the
+    request's session, the database's CPU put the p99 of polls at 40 ms and saves' at 67 (``docs/bench.md``)."""
     with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         yield conn
 

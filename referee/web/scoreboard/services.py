@@ -1,6 +1,6 @@
-"""The scoreboard's work on the database: create a game, record and correct hands, buys, who has gone down,
-undo, export and import. Every rule fact comes from the engine (``referee``); every change is kept in the
-game's history.
+"""A game's writes: record and correct hands, buys, who has gone down, ending early, deleting (a new game is
+``create``'s, renames and seats ``seating``'s, undo and redo ``changes``', files ``transfer``'s). Every rule
+fact comes from the engine (``referee``); every change is kept in the game's history.
 
 Writes to one game are serialised: each starts by bumping the game's version (an UPDATE that takes the row's
 write lock on PostgreSQL and the database's on SQLite), and only then checks what it read: the hand count, the
@@ -58,10 +58,8 @@ from .reads import GAMES, HANDS, RESULTS, token_hash
 
 # ------------------------------------------------------------------------------------------- scoring
 def entry(cards: Any = None, total: int | None = None) -> Entry:
-    """One player's leftovers: as a form read them (``Leftover``s), or card tokens in the notation (a list, or
-    one string: an import, the API), and/or a total."""
-    if isinstance(cards, tuple) and all(isinstance(c, Leftover) for c in cards):
-        return Entry(cards or None, total)
+    """One player's leftovers as card tokens in the notation (a list, or one string: an import, the API), and/or
+    a total. (A form reads its cards in the reader's letters: ``forms.HandFormBase.entered``.)"""
     try:
         parsed = Leftover.parse_all(cards) if cards else ()
     except CardError as e:
