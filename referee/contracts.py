@@ -29,8 +29,7 @@ class Verdict:
     contract: Contract
     melds: list[Meld]
     violations: list[Violation]
-    house: Rules | None = field(default=None, repr=False, compare=False)  # the rules held to, for ``rules``
-    _rules: list[str] | None = field(default=None, repr=False, compare=False)
+    rules: list[str] = field(default_factory=list, compare=False)  # the anchors it rests on, the deciding first
 
     @property
     def missing(self) -> dict[str, int]:
@@ -47,14 +46,6 @@ class Verdict:
         by_kind = self.contract.sizes_by_kind
         return {kind: len(by_kind[kind]) - sum(1 for m in self.melds if m.kind == kind and m.valid)
                 for kind in ("set", "run")}
-
-    @property
-    def rules(self) -> list[str]:
-        """The rule anchors the verdict rests on, the deciding first (worked out when first asked for)."""
-        if self._rules is None:
-            self._rules = [] if self.house is None else check_rules(self.house, self.contract, self.melds,
-                                                                     self.violations)
-        return self._rules
 
 
 def describe(kinds: Sequence[tuple[str, int]]) -> str:
@@ -95,7 +86,7 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     if contract.no_discard and cards_left is not None and cards_left > 0:
         violations.append(Violation("final_hand_cards_left", None, {"count": cards_left}))
     violations.sort(key=Violation.sort_key)
-    return Verdict(not violations, contract, readings, violations, rules)
+    return Verdict(not violations, contract, readings, violations, check_rules(rules, contract, readings, violations))
 
 
 def check_rules(rules: Rules, contract: Contract, readings: Sequence[Meld],

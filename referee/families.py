@@ -39,6 +39,12 @@ class MeldSpec:
 class Contract:
     melds: tuple[MeldSpec, ...]
     no_discard: bool = False
+    notation: str = field(init=False, compare=False)  # "S3 S3 R4"
+    cards_needed: int = field(init=False, compare=False)  # the fewest cards that make it
+
+    def __post_init__(self) -> None:  # (read on every page and answer that shows a contract: worked out once)
+        object.__setattr__(self, "notation", " ".join(m.notation for m in self.melds))
+        object.__setattr__(self, "cards_needed", sum(m.size for m in self.melds))
 
     @classmethod
     def parse(cls, text: str, no_discard: bool = False) -> "Contract":
@@ -57,14 +63,6 @@ class Contract:
             raise RulesError("bad_contract", "contracts", text=text)
         melds.sort(key=lambda m: (m.kind != "set", -m.size))
         return cls(tuple(melds), no_discard)
-
-    @property
-    def notation(self) -> str:
-        return " ".join(m.notation for m in self.melds)
-
-    @property
-    def cards_needed(self) -> int:
-        return sum(m.size for m in self.melds)
 
     @cached_property
     def sizes_by_kind(self) -> dict[str, tuple[int, ...]]:
