@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .errors import RefereeError
 
@@ -175,6 +175,51 @@ def parse_cards(text: str | list[str], reading: Reading | None = None) -> list[C
     if not isinstance(tokens, list):
         raise CardError(repr(text))
     return [Card.parse(t, reading) for t in tokens]
+
+
+_LEFTOVER_SPLIT = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A card left in a hand as the scorer writes it: a full card, a joker, or a rank alone (``"7"``, since
+    suits never score).
+
+    >>> Leftover.parse("7"), Leftover.parse("th"), Leftover.parse("jk")
+    (Leftover('7'), Leftover('10H'), Leftover('JK'))
+    """
+
+    rank: Rank | None  # None: a joker
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str, reading: Reading | None = None) -> "Leftover":
+        """A leftover in the notation, or in ``reading``'s letters (de ``B`` is a jack)."""
+        if not isinstance(text, str):
+            raise CardError(repr(text))
+        try:
+            card = Card.parse(text, reading)
+            return cls(card.rank, card.suit)
+        except CardError:
+            pass
+        try:
+            return cls(Rank.parse(text.strip(), reading))
+        except CardError:
+            raise CardError(text) from None
+
+    @classmethod
+    def parse_all(cls, text: str | Sequence[str], reading: Reading | None = None) -> tuple["Leftover", ...]:
+        """Leftovers from a list of tokens or from one string separated by spaces or commas."""
+        tokens = [t for t in _LEFTOVER_SPLIT.split(text) if t] if isinstance(text, str) else list(text)
+        return tuple(cls.parse(t, reading) for t in tokens)
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return JOKER_TEXT
+        return self.rank.symbol + (self.suit.value if self.suit else "")
+
+    def __repr__(self) -> str:
+        return f"Leftover({str(self)!r})"
 
 
 _NOTATION_JOKERS = (JOKER_TEXT, "JOKER", "🃏")

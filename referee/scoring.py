@@ -18,12 +18,11 @@ A card left in hand may be written by its rank alone, since suits never score.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from .cards import JOKER_TEXT, Card, CardError, Rank, Reading, Suit
+from .cards import JOKER_TEXT, Card, Leftover, Rank, Suit
 from .families import Rules
 from .pack import can_make, most_points
 from .verdicts import Violation
@@ -60,51 +59,6 @@ def possible_totals(rules: Rules, max_cards: int) -> set[int]:
 
 
 # --------------------------------------------------------------------------------------------- a hand's score
-_SPLIT = re.compile(r"[\s,]+")
-
-
-@dataclass(frozen=True)
-class Leftover:
-    """A card left in a hand as the scorer writes it: a full card, a joker, or a rank alone (``"7"``, since
-    suits never score).
-
-    >>> Leftover.parse("7"), Leftover.parse("th"), Leftover.parse("jk")
-    (Leftover('7'), Leftover('10H'), Leftover('JK'))
-    """
-
-    rank: Rank | None  # None: a joker
-    suit: Suit | None = None
-
-    @classmethod
-    def parse(cls, text: str, reading: Reading | None = None) -> "Leftover":
-        """A leftover in the notation, or in ``reading``'s letters (de ``B`` is a jack)."""
-        if not isinstance(text, str):
-            raise CardError(repr(text))
-        try:
-            card = Card.parse(text, reading)
-            return cls(card.rank, card.suit)
-        except CardError:
-            pass
-        try:
-            return cls(Rank.parse(text.strip(), reading))
-        except CardError:
-            raise CardError(text) from None
-
-    @classmethod
-    def parse_all(cls, text: str | Sequence[str], reading: Reading | None = None) -> tuple["Leftover", ...]:
-        """Leftovers from a list of tokens or from one string separated by spaces or commas."""
-        tokens = [t for t in _SPLIT.split(text) if t] if isinstance(text, str) else list(text)
-        return tuple(cls.parse(t, reading) for t in tokens)
-
-    def __str__(self) -> str:
-        if self.rank is None:
-            return JOKER_TEXT
-        return self.rank.symbol + (self.suit.value if self.suit else "")
-
-    def __repr__(self) -> str:
-        return f"Leftover({str(self)!r})"
-
-
 @dataclass(frozen=True)
 class Entry:
     """One player's leftovers as entered at the table: the cards, or a typed total (or both, to check)."""

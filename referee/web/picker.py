@@ -12,9 +12,8 @@ from typing import Any
 
 from flask import Flask
 
-from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Rank, parse_cards
+from ..cards import JOKER, NATURALS, SUIT_ORDER, Card, CardError, Leftover, Rank, parse_cards
 from ..families import Rules
-from ..scoring import Leftover
 from .errors import Refusal
 from .i18n import card_reading, card_text, gettext, ngettext
 
@@ -82,13 +81,19 @@ def typed_cards(text: str | None, field: str) -> list[Card]:
         raise _refuse(e.text, field) from None
 
 
-def typed_leftovers(text: str | None, field: str) -> tuple[Leftover, ...]:
-    """A player's leftover cards typed or tapped into the end-of-hand form, read once, in the reader's letters
-    (the scoreboard stores them in the notation: ``J``, ``10H``, ``JK``)."""
-    try:
-        return Leftover.parse_all((text or "").replace(",", " "), card_reading())
-    except CardError as e:
-        raise _refuse(e.text, field) from None
+def typed_leftovers(fields: dict[str, str | None]) -> dict[str, tuple[Leftover, ...]]:
+    """Each player's leftover cards typed or tapped into the end-of-hand form (field name → text), read once, in
+    the reader's letters (the scoreboard stores them in the notation: ``J``, ``10H``, ``JK``); a card that
+    reads as nothing is refused naming its field."""
+    reading = card_reading()
+    out = {}
+    for field, text in fields.items():
+        text = (text or "").replace(",", " ")
+        try:
+            out[field] = Leftover.parse_all(text, reading) if text.strip() else ()
+        except CardError as e:
+            raise _refuse(e.text, field) from None
+    return out
 
 
 def leftovers_text(tokens: Any) -> str:

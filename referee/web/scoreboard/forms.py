@@ -118,10 +118,9 @@ class HandFormBase(RequestIdMixin, VersionMixin, FlaskForm):
             if total.errors or total.process_errors:
                 raw = (total.raw_data or [""])[0]
                 raise Refusal("impossible_total", f"total_{seat}", player=names[seat], total=str(raw).strip()[:10])
-        entries = {}
-        for seat in range(self.players):
-            cards = typed_leftovers(self[f"cards_{seat}"].data, f"cards_{seat}")
-            entries[seat] = Entry(cards or None, self[f"total_{seat}"].data)
+        typed = typed_leftovers({f"cards_{seat}": self[f"cards_{seat}"].data for seat in range(self.players)})
+        entries = {seat: Entry(typed[f"cards_{seat}"] or None, self[f"total_{seat}"].data)
+                   for seat in range(self.players)}
         number = int(self.hand.data) if hand is None else hand
         return Entered(number, self.out_seat(), entries, self.cut_was_exact, self.seen_version, self.request)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from flask import request
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import lazyload
 
@@ -17,6 +18,11 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def opened(token: str) -> tuple[Game, bool] | None:
+    """The game a link opens to a page, a board or a form (``find``: a GET or HEAD only reads)."""
+    return find(token, writing=request.method not in ("GET", "HEAD"))
 
 
 def find(token: str, last_change: bool = True, writing: bool = True) -> tuple[Game, bool] | None:

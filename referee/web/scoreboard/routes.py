@@ -52,7 +52,7 @@ MY_GAMES = "my_games"
 
 
 # the game a link opens (a page or a board only reads it); the games this device opened
-links = Links(lambda token: reads.find(token, writing=request.method not in ("GET", "HEAD")), MY_GAMES)
+links = Links(reads.opened, MY_GAMES)
 load, edit_only = links.load, links.edit_only
 remembered, remember, forget = links.remembered, links.remember, links.forget
 

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ...budget import current as request_budget
-from ...cards import CardError
+from ...cards import CardError, Leftover
 from ...families import Rules
 from ...history import (
     BuyAdded,
@@ -36,7 +36,7 @@ from ...history import (
     HandSnapshot,
     ResultSnapshot,
 )
-from ...scoring import Entry, Leftover, score_hand
+from ...scoring import Entry, score_hand
 from ...table import buy_refused, buys_left, deal_order
 from ..errors import Refusal
 from ..models import (

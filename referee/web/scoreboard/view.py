@@ -17,11 +17,10 @@ from flask import (
 )
 from markupsafe import Markup
 
-from ...cards import Rank
+from ...cards import Leftover, Rank
 from ...errors import RefereeError
 from ...families import REFEREE, SETUP
 from ...i18n import N_
-from ...scoring import Leftover
 from .. import options as house
 from ..errors import error_text
 from ..i18n import gettext, lang, select_locale
