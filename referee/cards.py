@@ -149,7 +149,7 @@ class Card:
         if self.rank is None:
             return JOKER_TEXT
         assert self.suit is not None
-        return self.rank.symbol + self.suit.value
+        return _RANK_SYMBOL[self.rank] + self.suit.value
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -216,7 +216,7 @@ class Leftover:
     def __str__(self) -> str:
         if self.rank is None:
             return JOKER_TEXT
-        return self.rank.symbol + (self.suit.value if self.suit else "")
+        return _RANK_SYMBOL[self.rank] + (self.suit.value if self.suit else "")
 
     def __repr__(self) -> str:
         return f"Leftover({str(self)!r})"

@@ -516,12 +516,18 @@ class Rules:
 
     def rank_points(self, rank: Rank | None) -> int:
         """What a card of this rank (``None``: a joker) costs left in hand; suits never score."""
-        if rank is None:
-            joker = self.house.joker_points
-            return joker if joker is not None else self.family.penalties["JK"]
-        if rank in self.wild_ranks and self.house.wild_rank_points is not None:
-            return self.house.wild_rank_points
-        return self.family.penalties[rank.symbol]
+        return self._points[rank]
+
+    @cached_property
+    def _points(self) -> dict[Rank | None, int]:
+        """Each rank's cost (``None``: the joker's), from the family's penalties and the house rules: worked out
+        once (every scored hand reads it, the pack's points fourteen times)."""
+        joker = self.house.joker_points
+        out: dict[Rank | None, int] = {None: joker if joker is not None else self.family.penalties["JK"]}
+        wild = self.house.wild_rank_points
+        for rank in Rank:
+            out[rank] = wild if wild is not None and rank in self.wild_ranks else self.family.penalties[rank.symbol]
+        return out
 
     def can_hold(self, hand: int, buys: int = 0) -> int:
         """The most cards a player who did not go out can hold when ``hand`` ends: the deal, and for each buy

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from .cards import JOKER_TEXT, Card, Leftover, Rank, Suit
+from .cards import Card, Leftover, Rank, Suit
 from .families import Rules
 from .pack import can_make, most_points
 from .verdicts import Violation
@@ -204,30 +204,26 @@ def pack_violations(rules: Rules, held: Mapping[int, tuple[Leftover, ...]],
                     players: Sequence[str]) -> tuple[Violation, ...]:
     """More of a card, or of a rank, than the pack holds (a rank written alone counts against its rank), naming
     the players who have it."""
-    out = []
     left: Counter[Leftover] = Counter(c for cards in held.values() for c in cards)
-    checks: list[tuple[str, int, int, Callable[[Leftover], bool]]] = [
-        (JOKER_TEXT, left[Leftover(None)], rules.jokers, lambda c: c.rank is None)]
-    held_ranks = {c.rank for c in left}
-    for rank in Rank:
-        if rank not in held_ranks:  # (none of it held: nothing of it to count; a save looks at a few ranks)
-            continue
-        for suit in Suit:
-            card = Leftover(rank, suit)
-            checks.append((str(card), left[card], rules.decks, card.__eq__))
-        checks.append((rank.symbol, sum(n for c, n in left.items() if c.rank == rank), rules.decks * 4,
-                       _of_rank(rank)))
-    for card_text, count, copies, has in checks:
+    of_rank: Counter[Rank | None] = Counter()
+    for c, n in left.items():
+        of_rank[c.rank] += n
+    # each card (then its rank as a whole) held, jokers first; named only where the pack runs out
+    checks: list[tuple[Leftover | Rank, int, int]] = [(JOKER_LEFT, left[JOKER_LEFT], rules.jokers)]
+    for rank in sorted(r for r in of_rank if r is not None):
+        checks += [(Leftover(rank, suit), left[Leftover(rank, suit)], rules.decks) for suit in Suit]
+        checks.append((rank, of_rank[rank], rules.decks * 4))
+    out = []
+    for what, count, copies in checks:
         if count > copies:
-            seats = [s for s in sorted(held) if any(has(c) for c in held[s])]
+            seats = [s for s in sorted(held) if any(c == what or c.rank == what for c in held[s])]
             out.append(Violation("too_many_copies_left", None, {
-                "card": card_text, "count": count, "copies": copies, "players": [players[s] for s in seats]},
-                field=f"cards_{seats[0]}"))
+                "card": what.symbol if isinstance(what, Rank) else str(what), "count": count, "copies": copies,
+                "players": [players[s] for s in seats]}, field=f"cards_{seats[0]}"))
     return tuple(out)
 
 
-def _of_rank(rank: Rank) -> Callable[[Leftover], bool]:
-    return lambda c: c.rank == rank
+JOKER_LEFT = Leftover(None)
 
 
 @dataclass(frozen=True)
