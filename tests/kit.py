@@ -24,6 +24,19 @@ def said(msgid: str, lang: str = "en", **params: object) -> str:
     return words % params if params else words
 
 
+def said_n(singular: str, plural: str, n: int, lang: str = "en", **params: object) -> str:
+    """``said`` for words that change with a number ``n`` (``%(num)s`` in them), as the app's ``ngettext``."""
+    words = Translations.load(str(CATALOGS), [lang]).ngettext(singular, plural, n) if lang != "en" else (
+        singular if n == 1 else plural)
+    return words % {"num": n, **params}
+
+
+def said_up_to(msgid: str, lang: str, param: str, **params: object) -> str:
+    """What the app says for ``msgid`` in ``lang`` up to where the parameter ``param`` goes (for words whose
+    rest the test does not know in full, such as a list of scores)."""
+    return said(msgid, lang, **{param: "\0", **params}).split("\0")[0]
+
+
 def refusal(code: str, lang: str = "en", **params: object) -> str:
     """What the app says for the refusal ``code`` in ``lang`` (the error registry's words, its parameters written
     as a page in that language writes them: cards in the reader's letters)."""

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.kit import said
+
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
@@ -92,3 +94,9 @@ def fill_seat(page, n: int, cards: str | None = None, total: str | None = None) 
         page.fill(f"#cards_{n}", cards)
     if total is not None:
         page.fill(f"#total_{n}", total)
+
+
+def waiting(lang: str, *labels: str) -> str:
+    """The outbox's line while ``labels`` wait on the phone to be sent, in ``lang``."""
+    return said("Kept on this phone until the connection is back, then sent by itself: %(list)s.", lang,
+                list=", ".join(labels))

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, block, fill_seat, shot, tap
+from tests.kit import said_up_to
 
 pytestmark = pytest.mark.browser
 
@@ -177,7 +178,7 @@ def test_after_a_save_the_new_totals_are_in_view(phone, live_server):
         tap(page, n, "K")
     with page.expect_navigation():
         page.click("#record button.primary")
-    expect(page.locator(".flash")).to_contain_text("Runde 1")
+    expect(page.locator(".flash")).to_contain_text(said_up_to("Hand %(hand)s saved: %(list)s", "de", "list", hand=1))
     last = page.locator("#scores table.scores").first.locator("tbody tr").last
     expect(last.locator("td.total")).to_have_text("10")
     page.wait_for_timeout(400)

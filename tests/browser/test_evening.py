@@ -9,7 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from referee.families import FAMILIES, resolve
 from tests.browser.browserkit import PHONE, block, fits_phone, save, shot, tap
+from tests.kit import said
 
 pytestmark = pytest.mark.browser
 
@@ -25,18 +27,14 @@ PLAN = {
     7: (0, {1: ["K"], 2: ["Q"], 3: ["J"]}),
 }
 LANGS = {
-    "es": {"names": ["Lucía", "Mateo", "Sofía", "Martín"], "renamed": "Mateo José", "locale": "es-ES",
-           "down": "Bajado", "not_down": "Sin bajar", "wins": "Gana Lucía.", "saved": "Mano 1 guardada"},
-    "de": {"names": ["Jürgen", "Anna", "Lukas", "Greta"], "renamed": "Anna-Lena", "locale": "de-DE",
-           "down": "Ausgelegt", "not_down": "Noch nicht", "wins": "Jürgen gewinnt.",
-           "saved": "Runde 1 gespeichert"},
+    "es": {"names": ["Lucía", "Mateo", "Sofía", "Martín"], "renamed": "Mateo José", "locale": "es-ES"},
+    "de": {"names": ["Jürgen", "Anna", "Lukas", "Greta"], "renamed": "Anna-Lena", "locale": "de-DE"},
 }
-
 
 
 def seen_down(word: str) -> re.Pattern[str]:
     """The gone-down label as a reader sees it: the soft hyphens that let a narrow header break are not seen."""
-    return re.compile("✓\\s*" + "\u00ad?".join(map(re.escape, word)))
+    return re.compile("✓\\s*" + "\u00ad?".join(map(re.escape, word.replace("\u00ad", ""))))
 
 def totals_after(n: int) -> dict[int, int]:
     t = {seat: 0 for seat in range(4)}
@@ -78,14 +76,14 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
         out, leftovers = PLAN[n]
         if n == 2:  # a buy, and someone goes down: the button says so, in both states
             row = page.locator("#board tbody tr").nth(3)
-            expect(row.locator("button.down-toggle .state")).to_have_text(words["not_down"])
+            expect(row.locator("button.down-toggle .state")).to_have_text(said("Not down", lang))
             page.locator("#board tbody tr").nth(2).locator("td.buys button").first.click()
             expect(page.locator("#board tbody tr").nth(2).locator(".count")).to_have_text(re.compile(r"^1/"))
             page.locator("#board tbody tr").nth(3).locator("button.down-toggle").click()
             expect(page.locator("#board tbody tr").nth(3).locator("button.down-toggle .state")).to_have_text(
-                seen_down(words["down"]))
+                seen_down(said("Down", lang)))
             expect(vpage.locator("#board tbody tr").nth(3).locator(".down-state")).to_have_text(
-                seen_down(words["down"]), timeout=15000)
+                seen_down(said("Down", lang)), timeout=15000)
             shot(page, f"evening-{lang}-02-buy-and-down")
             shot(vpage, f"evening-{lang}-03-viewer-down")
         if n == 4:  # a name corrected during the game
@@ -112,7 +110,10 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
         else:
             expect(page.locator(".final .winner")).to_be_visible()
         if n == 1:
-            assert words["saved"] in page.inner_text(".flash")
+            scores = [sum(POINTS[r] for r in PLAN[1][1].get(seat, [])) for seat in range(4)]
+            assert page.inner_text(".flash").strip() == said(
+                "Hand %(hand)s saved: %(list)s", lang, hand=1,
+                list=", ".join(f"{name} +{score}" for name, score in zip(names, scores)))
         assert totals_on(page) == list(totals_after(n).values())
         if n < 7:
             expect(vpage.locator("#board")).to_have_attribute("data-hand", re.compile(rf"^{n + 1}-"), timeout=15000)
@@ -124,7 +125,7 @@ def test_a_whole_game_in_the_readers_language(browser, live_server, lang):
 
     final = totals_after(7)
     for p in (page, vpage):
-        expect(p.locator(".final .winner")).to_contain_text(words["wins"])
+        expect(p.locator(".final .winner")).to_contain_text(said("%(name)s wins.", lang, name=names[0]))
         rows = p.locator("table.standings tbody tr")
         assert rows.count() == 4
         assert [rows.nth(i).locator("td.place").inner_text().strip() for i in range(4)] == ["1", "2", "3", "4"]
@@ -190,7 +191,7 @@ def test_end_early_undo_and_redo(browser, live_server):
     vpage = vctx.new_page()
     vpage.goto(view_url)
     for _ in range(2):
-        page.get_by_label("Jogador 1", exact=True).check()
+        page.get_by_label(said("Player %(n)s", "pt", n=1), exact=True).check()
         for seat in (1, 2, 3):
             tap(page, seat, str(seat + 4))
         save(page)
@@ -199,14 +200,15 @@ def test_end_early_undo_and_redo(browser, live_server):
     expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(r"^2-"))
     assert [page.locator(f"#cards_{s}").input_value() for s in (1, 2, 3)] == ["5", "6", "7"]
     expect(block(page, 1).locator(".chip")).to_have_count(1)
-    expect(page.locator("form.redo button")).to_contain_text("Refazer: Rodada 2 registrada")
+    expect(page.locator("form.redo button")).to_contain_text(
+        said("Redo: %(what)s", "pt", what=said("Hand %(hand)s recorded", "pt", hand=2)))
     shot(page, "evening-pt-undone-hand-refilled")
     page.click("form.redo button")
     expect(page.locator("#board")).to_have_attribute("data-hand", re.compile(r"^3-"))
     # the table stops after hand 2
     page.locator("details.end-early summary").click()
     page.locator("details.end-early button").click()
-    expect(page.locator(".final .ended-early")).to_have_text("Encerrada depois da rodada 2 de 7.")
+    expect(page.locator(".final .ended-early")).to_have_text(said("Ended after hand %(n)s of %(total)s.", "pt", n=2, total=7))
     expect(vpage.locator(".final .ended-early")).to_be_visible(timeout=15000)
     shot(page, "evening-pt-ended-early")
     shot(vpage, "evening-pt-viewer-ended-early")
@@ -243,7 +245,7 @@ def test_screen_stays_awake_with_a_toggle(browser, live_server):
     page.click("button[value=start]")
     toggle = page.locator("#wake-toggle")
     expect(toggle).to_be_visible()
-    expect(toggle).to_have_text("Bildschirm anlassen")
+    expect(toggle).to_have_text(said("Keep the screen on", "de"))
     expect(toggle).to_have_attribute("aria-pressed", "true")  # on by default
     shot(page, "evening-de-wake-lock-on")
     assert page.evaluate("window.__wake") == {"requests": 1, "releases": 0}
@@ -291,7 +293,7 @@ def test_share_copy_and_send(browser, live_server):
     assert view.locator("textarea.link-text").evaluate("t => t.scrollHeight <= t.clientHeight + 1")  # all of it
     assert box["width"] <= PHONE["width"] and fits_phone(page)
     view.locator("button.copy-link").click()
-    expect(view.locator(".copied")).to_have_text("Copiado.")
+    expect(view.locator(".copied")).to_have_text(said("Copied.", "es"))
     assert page.evaluate("navigator.clipboard.readText()") == link
     view.locator("button.send-link").click()
     assert page.evaluate("window.__shared.url") == link
@@ -306,15 +308,23 @@ def test_setup_follows_the_family_at_once(browser, live_server):
     for _ in range(4):
         page.click("button[value=add]")
     expect(page.locator("input[name=name]")).to_have_count(8)
-    expect(page.locator(".pack")).to_contain_text(re.compile("für 8 Spieler", re.I))
+    eight = resolve("liverpool", players=8)
+    expect(page.locator(".pack")).to_have_text(said(
+        "Shuffle %(decks)s decks and %(jokers)s jokers together (%(cards)s cards) for %(n)s players.", "de",
+        decks=eight.decks, jokers=eight.jokers, cards=eight.pack_size, n=8))
     page.select_option("#family", "contract")  # Contract rummy seats 3 to 5
-    expect(page.locator(".pack.too-many")).to_contain_text("3 bis 5 Spieler; an diesem Tisch sind es 8")
-    expect(page.locator(".players-limit")).to_contain_text("3 bis 5 Spieler")
+    expect(page.locator(".pack.too-many")).to_contain_text(said(
+        "%(family)s is for %(lo)s to %(hi)s players; this table has %(n)s.", "de", family=FAMILIES["contract"].name,
+        lo=3, hi=5, n=8))
+    expect(page.locator(".players-limit")).to_contain_text(said("%(lo)s to %(hi)s players", "de", lo=3, hi=5))
     expect(page.locator("button[value=add]")).to_have_count(0)
     shot(page, "evening-de-setup-too-many")
     for _ in range(3):
         page.locator("button[value^='remove:']").last.click()
-    expect(page.locator(".pack")).to_contain_text(re.compile("für 5 Spieler", re.I))
+    five = resolve("contract", players=5)
+    expect(page.locator(".pack")).to_have_text(said(
+        "Shuffle %(decks)s decks and %(jokers)s jokers together (%(cards)s cards) for %(n)s players.", "de",
+        decks=five.decks, jokers=five.jokers, cards=five.pack_size, n=5))
     expect(page.locator(".pack.too-many")).to_have_count(0)
     shot(page, "evening-de-setup-five")
     ctx.close()

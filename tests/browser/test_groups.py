@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, fill_seat, fits_phone, save, shot
+from tests.kit import said
 
 pytestmark = pytest.mark.browser
 
@@ -120,10 +121,13 @@ ENDED = {1: (0, {1: 20, 2: 10}), 2: (1, {0: 5, 2: 30}), 3: (2, {0: 10, 1: 15})}
 RENAMED = {1: (1, {0: 10, 2: 20}), 2: (0, {1: 5, 2: 20})}
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("pt", {"ana_wins": "★ Ana venceu.", "ended": "Encerrada depois da rodada 3 de 7.", "beto_wins": "★ Beto venceu."}),
-    ("de", {"ana_wins": "★ Ana gewinnt.", "ended": "Beendet nach Runde 3 von 7.", "beto_wins": "★ Beto gewinnt."})])
-def test_a_group_tells_each_games_real_result(browser, live_server, lang, words):
+def wins(lang, name):
+    """A game's winner as its screen and its group's list say it."""
+    return "★ " + said("%(name)s wins.", lang, name=name)
+
+
+@pytest.mark.parametrize("lang", ["pt", "de"])
+def test_a_group_tells_each_games_real_result(browser, live_server, lang):
     """Two games of a group that the table ended early, the second with a name fixed on the way: the group's
     list says each game's result as its screen does, and its figures count what the screens show."""
     ctx = browser.new_context(viewport=PHONE, locale="pt-BR" if lang == "pt" else "de-DE")
@@ -154,12 +158,13 @@ def test_a_group_tells_each_games_real_result(browser, live_server, lang, words)
             page.goto(game_url)
         page.locator("details.end-early summary").click()
         page.locator("details.end-early button").click()
-        expect(page.locator(".final .winner")).to_contain_text(words[f"{ended}_wins"][2:])
+        expect(page.locator(".final .winner")).to_contain_text(wins(lang, ended.capitalize())[2:])
     page.goto(group_url)
     items = [" ".join(t.split()) for t in page.locator("ul.group-games li p.muted").all_inner_texts()]
     assert len(items) == 2
-    assert words["beto_wins"] in items[0] and words["ended"].replace("3", "2") in items[0]  # (the latest first)
-    assert words["ana_wins"] in items[1] and words["ended"] in items[1]
+    ended = [said("Ended after hand %(n)s of %(total)s.", lang, n=n, total=7) for n in (2, 3)]
+    assert wins(lang, "Beto") in items[0] and ended[0] in items[0]  # (the latest first)
+    assert wins(lang, "Ana") in items[1] and ended[1] in items[1]
     assert page.locator("ul.roster li").all_inner_texts() == ["Ana", "Beto", "Carla", "Dani"]
     assert stats_row(page, "Ana")[:3] == ["2", "1", "50%"] or stats_row(page, "Ana")[:3] == ["2", "1", "50 %"]
     assert stats_row(page, "Beto")[:2] == ["2", "1"] and stats_row(page, "Dani")[:2] == ["1", "0"]

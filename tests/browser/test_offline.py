@@ -9,7 +9,8 @@ import random
 import pytest
 from playwright.sync_api import Error, expect
 
-from tests.browser.browserkit import PHONE, block, save, shot, tap
+from tests.browser.browserkit import PHONE, block, save, shot, tap, waiting
+from tests.kit import said
 
 pytestmark = pytest.mark.browser
 
@@ -55,12 +56,11 @@ def test_a_hand_saved_offline_is_recorded_once_after_a_reload_and_the_connection
     ctx.set_offline(True)
     page.click("#record button.primary")
     status = page.locator("#outbox-status")
-    expect(status).to_contain_text("Rodada 1")  # shown as waiting, in the reader's language
-    expect(status).to_contain_text("neste celular")
+    expect(status).to_have_text(waiting("pt", said("Hand %(n)s", "pt", n=1)))  # in the reader's language
     shot(page, "offline-01-save-waiting-pt")
     # the phone reloads the tab while still offline: the page comes from the phone, the hand still waits
     page.reload()
-    expect(page.locator("#outbox-status")).to_contain_text("Rodada 1")
+    expect(page.locator("#outbox-status")).to_have_text(waiting("pt", said("Hand %(n)s", "pt", n=1)))
     assert chips(page, 1) == ["A", "R"] and len(chips(page, 3)) == 2
     page.wait_for_timeout(2500)  # a retry comes and goes without a connection
     assert stored(served, game)["hands"] == []
@@ -209,11 +209,11 @@ def test_a_german_evening_with_five_drops_totals_as_an_online_one(browser, serve
             ctx.set_offline(True)
         if back is not None and back > len(steps):  # the save made offline: it waits on the phone
             page.click("#record button.primary")
-            expect(page.locator("#outbox-status")).to_contain_text(f"Runde {n + 1}")
-            expect(page.locator("#board-stale")).to_contain_text("Keine Verbindung")
+            expect(page.locator("#outbox-status")).to_have_text(waiting("de", said("Hand %(n)s", "de", n=n + 1)))
+            expect(page.locator("#board-stale")).to_contain_text(said("No connection", "de"))
             if n % 2:
                 page.reload()  # from the phone's copy: the hand still waits
-                expect(page.locator("#outbox-status")).to_contain_text(f"Runde {n + 1}")
+                expect(page.locator("#outbox-status")).to_have_text(waiting("de", said("Hand %(n)s", "de", n=n + 1)))
             if shots < 2:
                 shots += 1
                 shot(page, f"offline-07-german-waiting-{shots}")
@@ -244,8 +244,7 @@ def test_without_a_service_worker_a_waiting_hand_is_sent_when_the_game_is_open_a
     tap_hand(page, 0, {1: ["K"], 2: ["7", "7"]})
     served.stop()
     page.click("#record button.primary")
-    expect(page.locator("#outbox-status")).to_contain_text("Guardado neste celular")
-    expect(page.locator("#outbox-status")).to_contain_text("Rodada 1")
+    expect(page.locator("#outbox-status")).to_have_text(waiting("pt", said("Hand %(n)s", "pt", n=1)))
     with pytest.raises(Error):
         page.reload()  # the browser's own error page: nothing on the phone answers for the server
     served.start()

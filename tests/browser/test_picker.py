@@ -7,13 +7,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import block, fill_seat, fits_phone, save, shot, tap
+from tests.kit import cards, reading, refusal, said, said_up_to
 
 pytestmark = pytest.mark.browser
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-LETTERS = {"en": {"J": "J", "Q": "Q", "K": "K"}, "es": {"J": "J", "Q": "Q", "K": "K"},
-           "pt": {"J": "V", "Q": "D", "K": "R"}, "de": {"J": "B", "Q": "D", "K": "K"}}
-JOKER = {"en": "Joker", "es": "Comodín", "pt": "Coringa", "de": "Joker"}
 
 
 class Taps:
@@ -39,14 +37,9 @@ class Taps:
 
 
 def shown(text, lang):
-    """A hand in notation (``KS 10H JK``) as the reader's language writes it (pt ``R♠ 10♥ Coringa``)."""
-    out = []
-    for t in text.split():
-        if t == "JK":
-            out.append(JOKER[lang])
-        else:
-            out.append(LETTERS[lang].get(t[:-1], t[:-1]) + SUITS[t[-1]])
-    return out
+    """A hand in notation (``KS 10H JK``) as the reader's language writes it (pt ``R♠ 10♥`` and the joker's
+    name), from the catalogs' letters."""
+    return [reading(lang).card_text(c) for c in cards(text)]
 
 
 def verdict(page):
@@ -112,7 +105,7 @@ def test_swap_by_tapping(page, live_server):
     taps(".pick-target[data-name='card'] .pick-to")
     assert page.locator(".pick-joker").get_attribute("aria-disabled") == "true"  # your card is a natural one
     taps.hand("9 6")  # one card: the second tap replaces the first
-    assert page.input_value("#meld") == "5♥ Comodín 7♥ 8♥"
+    assert page.input_value("#meld") == " ".join(shown("5H JK 7H 8H", "es"))
     assert page.input_value("#card") == "6♥"
     taps("button.primary")
     v = verdict(page)
@@ -138,7 +131,7 @@ def test_typed_letters_of_the_reader(page, live_server):
     shot(page, "picker-letters-de")
     page.goto(f"{live_server}/referee/check?lang=pt")
     assert "V D R" in page.inner_text(".picker .hint")
-    page.fill("#melds", "V♥ V♦ V♠ | R♣ R♦ Coringa")
+    page.fill("#melds", " ".join(shown("JH JD JS", "pt")) + " | " + " ".join(shown("KC KD JK", "pt")))
     page.click("button.primary")
     v = verdict(page)
     assert "good" in v.get_attribute("class"), v.inner_text()
@@ -243,14 +236,16 @@ def test_leftovers_in_german_by_rank(page, live_server):
     fill_seat(page, 3, cards="b k Joker")  # typed: a ninth jack is said at once, and the server refuses it in words
     assert "8" in status.inner_text()
     page.click("#record button.primary")
-    expect(page.locator("#record-zone [role=alert]")).to_contain_text("Zu viele B")
+    players = [said("Player %(n)s", "de", n=n) for n in (2, 3, 4)]
+    expect(page.locator("#record-zone [role=alert]")).to_contain_text(
+        refusal("too_many_copies_left", "de", card="J", players=players, count=9, copies=8))
     assert page.input_value("#cards_3") == "b k Joker" and page.input_value("#cards_1") == "B B B B B"
     fill_seat(page, 3, cards="7 k Joker")
     assert block(page, 3).locator(".chip").all_inner_texts() == ["7", "K", "Joker"]
     block(page, 2).scroll_into_view_if_needed()
     shot(page, "picker-leftovers-de")
     save(page)
-    expect(page.locator(".flash")).to_contain_text("gespeichert")
+    expect(page.locator(".flash")).to_contain_text(said_up_to("Hand %(hand)s saved: %(list)s", "de", "list", hand=1))
     totals = page.locator("table.scores").first
-    assert totals.locator("tr", has_text="Spieler 2").locator("td.total").inner_text() == "50"
-    assert totals.locator("tr", has_text="Spieler 4").locator("td.total").inner_text() == "30"  # 7, K, joker
+    assert totals.locator("tr", has_text=said("Player %(n)s", "de", n=2)).locator("td.total").inner_text() == "50"
+    assert totals.locator("tr", has_text=said("Player %(n)s", "de", n=4)).locator("td.total").inner_text() == "30"  # 7, K, joker

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, block, fits_phone, save, shot, tap
+from tests.kit import said
 
 pytestmark = pytest.mark.browser
 
@@ -186,7 +187,7 @@ def test_scoreboard_without_javascript(browser, live_server):
     page.fill("#cards_2", "7 JK")
     page.fill("#total_3", "15")
     page.click("#record button.primary")
-    assert page.locator("#now-title").inner_text() == "Rodada 2 de 7"
+    assert page.locator("#now-title").inner_text() == said("Hand %(n)s of %(total)s", "pt", n=2, total=7)
     totals = [page.locator("td.total").nth(i).inner_text() for i in range(4)]
     assert totals == ["0", "25", "20", "15"]
     shot(page, "game-16-no-javascript-pt")

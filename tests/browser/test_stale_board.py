@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browserkit import PHONE, shot
-from tests.kit import said
+from tests.kit import said, said_up_to
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def test_the_board_says_it_is_old_and_why_and_clears_by_itself(browser, served):
     # the phone loses its connection: said within two polls, with the reason
     ctx.set_offline(True)
     expect(note).to_be_visible(timeout=2 * POLL_S * 1000)
-    expect(note).to_contain_text("Keine Verbindung")
+    expect(note).to_contain_text(said("No connection", "de"))
     expect(note).to_contain_text("Sekunden")
     ctx.set_offline(False)
     expect(note).to_be_hidden(timeout=2 * POLL_S * 1000)
@@ -52,7 +52,8 @@ def test_the_board_says_it_is_old_and_why_and_clears_by_itself(browser, served):
     console.clear()
     served.stop()
     expect(note).to_be_visible(timeout=3 * POLL_S * 1000)
-    expect(note).to_contain_text("Der Server antwortet nicht")
+    expect(note).to_contain_text(said_up_to(
+        "Not up to date: the server does not answer; the scores were last checked %(ago)s.", "de", "ago"))
     page.wait_for_timeout(5 * POLL_S * 1000)  # several more polls fail meanwhile
     assert len([c for c in console if c.startswith("error")]) <= 1, console
     page.locator("#board").scroll_into_view_if_needed()
@@ -96,10 +97,10 @@ def test_how_old_the_board_is_counts_on_with_the_clock(browser, served):
     ctx.close()
 
 
-@pytest.mark.parametrize("locale, lang_visited, words", [("de-DE", None, ("Keine Verbindung", "Erneut versuchen")),
-                                                         ("en-GB", "pt", ("Sem conexão", "Tentar de novo"))])
-def test_a_page_never_opened_offline_is_the_apps_offline_page(browser, served, locale, lang_visited, words):
+@pytest.mark.parametrize("locale, lang_visited, lang", [("de-DE", None, "de"), ("en-GB", "pt", "pt")])
+def test_a_page_never_opened_offline_is_the_apps_offline_page(browser, served, locale, lang_visited, lang):
     """In the language of the last page the app sent (the reader's choice, ?lang=), else the browser's."""
+    words = said("No connection", lang), said("Try again", lang)
     game = new_game(served, ["Anna", "Ben", "Carla"])
     ctx = browser.new_context(viewport=PHONE, locale=locale)
     page = ctx.new_page()

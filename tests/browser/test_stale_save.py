@@ -4,12 +4,12 @@ after another phone's undo is refused with what was typed still there, in the re
 import pytest
 from playwright.sync_api import expect
 
+from referee.cards import Rank
 from tests.browser.browserkit import PHONE, shot, tap
+from tests.kit import reading, refusal, said_up_to
 
 pytestmark = pytest.mark.browser
 
-WORDS = {"en": ("Someone changed this game", "Hand 1 saved"), "de": ("Jemand hat diese Partie", "Runde 1 gespeichert")}
-LETTERS = {"en": ("Q", "Joker"), "de": ("D", "Joker")}  # the typed cards, shown in the reader's letters
 
 
 def tap_leftovers(page, ranks):
@@ -19,7 +19,7 @@ def tap_leftovers(page, ranks):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_save_after_another_phones_undo_is_refused_and_keeps_the_cards(browser, live_server, lang):
-    stale, saved = WORDS[lang]
+    stale, saved = refusal("stale", lang), said_up_to("Hand %(hand)s saved: %(list)s", lang, "list", hand=1)
     a = browser.new_context(viewport=PHONE, locale="de-DE" if lang == "de" else "en-GB")
     p1 = a.new_page()
     p1.goto(f"{live_server}/new?lang={lang}")
@@ -41,7 +41,7 @@ def test_a_save_after_another_phones_undo_is_refused_and_keeps_the_cards(browser
     p2.click("form.undo button")
     p1.click("#record button.primary")
     expect(p1.locator("#record-zone")).to_contain_text(stale)
-    queen, joker = LETTERS[lang]
+    queen, joker = reading(lang).rank_text(Rank.QUEEN), reading(lang).joker  # typed cards, in the reader's letters
     assert p1.locator("#cards_1").input_value().split() == [queen]
     assert p1.locator("#cards_3").input_value().split() == [joker]
     shot(p1, f"stale-save-{lang}")
