@@ -5,6 +5,7 @@ what the user typed, ready to be sent again."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from sqlalchemy import create_engine, event, text
@@ -12,6 +13,7 @@ from sqlalchemy import create_engine, event, text
 from referee.web.models import db
 from referee.web.scoreboard import services
 from tests.conftest import POSTGRES, make_app, new_api_game
+from tests.kit import refusal
 
 HAND = {"hand": "1", "out": "0", "cards_1": "K Q", "cards_2": "7"}
 
@@ -95,7 +97,7 @@ def test_sqlite_read_only_says_so_and_keeps_the_hand(request, tmp_path):
         page = c.post(f"/g/{g['edit_token']}/hand?lang=pt", data=HAND)
         html = page.get_data(as_text=True)
         assert page.status_code == 503, html[-2000:]
-        assert "disco" in html  # said as what it is, not as a busy database
+        assert refusal("database_cannot_write", "pt") in unescape(html)  # said as what it is, not as a busy database
         kept = kept_for_sending_again(html, f"/g/{g['edit_token']}/hand")
         assert kept["cards_1"] == "K Q" and kept["cards_2"] == "7"
         api = c.post("/api/v1/games", json={"ruleset": "liverpool", "players": ["A", "B", "C"]})
@@ -140,7 +142,7 @@ def test_sqlite_whose_disk_fills_up_mid_evening_keeps_every_saved_hand_and_the_o
         engine.dispose()
     assert refused is not None, "the file never filled up"
     g, html = refused
-    assert "Festplatte" in html or "Speicher" in html
+    assert refusal("database_cannot_write", "de") in unescape(html)
     kept = kept_for_sending_again(html, f"/g/{g['edit_token']}/hand")
     assert kept["cards_1"] == "K Q" and kept["cards_2"] == "7"
     assert all(len(hands(c, s)) == 1 for s in saved) and hands(c, g) == []

@@ -8,9 +8,11 @@ import json
 import pytest
 from sqlalchemy import event
 
+from referee.families import FAMILIES
 from referee.web.groups import services, stats
 from referee.web.models import Game, Group, GroupGame, db
 from tests.conftest import auth
+from tests.kit import said
 
 
 def make_group(client, name="Thursday table"):
@@ -464,12 +466,13 @@ class TestFiles:
     def test_csv_header_in_the_readers_language(self, client):
         g = make_group(client)
         r = client.get(f"/groups/{g['view_token']}/stats.csv?lang=de")
-        assert r.get_data(as_text=True).startswith("Spieler")
+        assert r.get_data(as_text=True).startswith(said("Player", "de"))
 
 
 class TestLanguages:
-    @pytest.mark.parametrize("lang, word", [("es", "Revancha"), ("pt", "Revanche"), ("de", "Revanche")])
-    def test_group_page(self, client, evening, lang, word):
+    @pytest.mark.parametrize("lang", ["es", "pt", "de"])
+    def test_group_page(self, client, evening, lang):
+        word = said("Rematch", lang)
         group, *_ = evening
         html = client.get(f"/groups/{group['edit_token']}?lang={lang}").get_data(as_text=True)
         assert word in html and "Head to head" not in html and "Average per hand" not in html
@@ -503,8 +506,9 @@ class TestFirstGame:
 
     def test_nobody_ticked_is_asked_who_is_playing(self, client):
         g = make_group(client)
-        for lang, words in (("en", "Who is playing? Tick everyone at the table (Liverpool Rummy: 3 to 8 players)."),
-                            ("pt", "Quem vai jogar?"), ("de", "Wer spielt mit?"), ("es", "¿Quién juega?")):
+        for lang in ("en", "pt", "de", "es"):
+            words = said("Who is playing? Tick everyone at the table (%(family)s: %(lo)s to %(hi)s players).", lang,
+                         family=FAMILIES["liverpool"].name, lo=3, hi=8)
             r = client.post(f"/groups/{g['edit_token']}/new?lang={lang}", data={
                 "family": "liverpool", "shown_family": "liverpool", "start": "1"})
             assert r.status_code == 422 and words in r.get_data(as_text=True), lang

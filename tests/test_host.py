@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from html import unescape
 
 import pytest
 
 from referee.web import host
+from tests.kit import said
 
 
 @pytest.mark.parametrize("candidates, chosen", [
@@ -87,4 +89,4 @@ def test_the_share_pages_give_the_view_link_first(app):
         first = re.search(r'<textarea id="link-(\w+)"[^>]*>([^<]+)</textarea>', html)
         assert first and first.group(1) == "view" and first.group(2).endswith(view)
         assert html.index('<details class="edit-link-more">') < html.index('id="link-edit"')
-        assert "Bearbeitungslink anzeigen" in html
+        assert said("Show the edit link (it changes the scores)", "de") in unescape(html)
