@@ -64,6 +64,7 @@ def seeded_game(app) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         for n, out in ((1, 0), (2, 1), (3, 2)):
             entries = {s: services.entry(cards=["A", "K", "7"]) for s in range(4) if s != out}
             services.record_hand(game, n, out, entries)
+            db.session.commit()
         return game.view_token, edit
 
 
@@ -74,6 +75,7 @@ def another_version(app, edit: str, down: bool) -> None:  # type: ignore[no-unty
         found = reads.find(edit)
         assert found is not None
         services.set_down(found[0], 4, 1, down)
+        db.session.commit()
 
 
 SEARCHES = [urlencode({"q": q, "lang": lang}) for lang, q in (

@@ -147,6 +147,7 @@ def record_hand(data: dict[str, Any], game_id: str = "") -> Any:
                                      exact_cut=bool_field(data, "exact_cut", False),
                                      expected_version=version_field(data), with_totals=True,
                                      request_id=request_id_field(data))
+        db.session.commit()
     except RefereeError as e:
         if e.code == "already_recorded":  # say what is recorded, so the second phone can show it
             return jsonify(error_body(e) | {"recorded": game_json(game, True)["hands"]}), 409
@@ -163,6 +164,7 @@ def correct_hand(data: dict[str, Any], game_id: str = "", number: int = 0) -> An
     saved = services.correct_hand(game, number, out, entries, expected, via="api",
                                   exact_cut=bool_field(data, "exact_cut", False), with_totals=True,
                                   request_id=request_id_field(data))
+    db.session.commit()
     return hand_result(game, saved), 200
 
 
@@ -201,6 +203,7 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
     if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
         raise Refusal("wrong_type", "version", expected=N_("a whole number"))
     services.end_early(game, expected, via="api")
+    db.session.commit()
     return jsonify(game_json(game, True)), 200
 
 
@@ -217,6 +220,7 @@ def add_buy(data: dict[str, Any], game_id: str = "") -> Any:
     number = int_field(data, "hand")
     outcome = services.add_buy(game, number, seat[player], via="api",  # type: ignore[arg-type]
                                request_id=request_id_field(data))
+    db.session.commit()
     body = {"added": outcome.added, "buys_left": outcome.left, "reason_code": outcome.reason,
             "reason": error_text(outcome.reason, outcome.params) if outcome.reason in CODES else "",
             "rule": CODES[outcome.reason].rule if outcome.reason in CODES else "rule-buy-limit"}

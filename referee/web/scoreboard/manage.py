@@ -149,7 +149,9 @@ def rename(token: str) -> Any:
         if not form.validate():
             raise Refusal("empty_name" if not (form.name.data or "").strip() else "bad_request", "name")
         old = game.players[seat].name if 0 <= seat < len(game.players) else ""
-        if seating.rename_player(game, seat, form.name.data):
+        renamed = seating.rename_player(game, seat, form.name.data)
+        db.session.commit()
+        if renamed:
             flash(gettext("%(old)s is now %(new)s.", old=old, new=game.players[seat].name), "saved")
     except RefereeError as e:
         ctx = _players_context(game, token, error=game_error_text(e), error_seat=seat)
@@ -171,6 +173,7 @@ def move_seat(token: str) -> Any:
         if 0 <= seat < len(order) and 0 <= other < len(order):
             order[seat], order[other] = order[other], order[seat]
             seating.reorder_seats(game, order)
+            db.session.commit()
     except RefereeError as e:
         return render_template("games/players.html", **_players_context(game, token, error=game_error_text(e))), \
             status_of(e)
@@ -194,6 +197,7 @@ def correct(token: str, number: int) -> Any:
         entered = form.entered([p.name for p in game.players], hand=number)
         services.correct_hand(game, number, entered.out_seat, entered.entries, entered.version,
                               exact_cut=entered.exact_cut, request_id=entered.request_id)
+        db.session.commit()
     except RefereeError as e:
         # a stale page keeps the typed correction too: the form is drawn again at the game's new version
         error = gettext("Someone changed this game since you opened this page.") if e.code == "stale" else \

@@ -31,6 +31,7 @@ from ...table import buy_refused
 from ...verdicts import CODES
 from ..errors import Refusal, error_text, status_of
 from ..i18n import gettext
+from ..models import db
 from ..picker import leftovers_text
 from ..rules.routes import rule_title, rule_url
 from ..tokens import Links
@@ -119,6 +120,7 @@ def record(token: str) -> Any:
         hand = services.record_hand(game, entered.hand, entered.out_seat, entered.entries,
                                     exact_cut=entered.exact_cut, expected_version=entered.version,
                                     request_id=entered.request_id).hand
+        db.session.commit()
     except RefereeError as e:
         ctx = board_context(load(token)[0], True, token)  # (with its history: undo and redo)
         if e.code == "already_recorded":  # another phone saved this hand first: both entries are shown
@@ -217,9 +219,10 @@ def buy(token: str) -> Any:
             services.remove_buy(game, form.hand.data, form.seat.data, request_id=form.request)
         else:
             outcome = services.add_buy(game, form.hand.data, form.seat.data, request_id=form.request)
-            if not outcome.added:
-                flash(refused_with_rule(game.family, error_text(outcome.reason, outcome.params),
-                                        CODES[outcome.reason].rule), "warning")
+        db.session.commit()
+        if not form.removing and not outcome.added:
+            flash(refused_with_rule(game.family, error_text(outcome.reason, outcome.params),
+                                    CODES[outcome.reason].rule), "warning")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
     return _back(token)
@@ -245,6 +248,7 @@ def down(token: str) -> Any:
     if form.validate() and form.seat.data < len(game.players):  # the hand being played: checked under the lock
         try:
             services.set_down(game, form.hand.data, form.seat.data, form.going_down, request_id=form.request)
+            db.session.commit()
         except RefereeError as e:  # (a tap that waited on a phone while the hand was recorded)
             flash(game_error_text(e), "warning")
     return _back(token)
@@ -270,6 +274,7 @@ def undo(token: str) -> Any:
     form.validate()
     try:
         change = changes.undo(game, form.seen_version)
+        db.session.commit()
         flash(gettext("Undone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -284,6 +289,7 @@ def redo(token: str) -> Any:
         if not form.validate():
             raise Refusal("bad_request")
         change = changes.redo(game, form.version.data)
+        db.session.commit()
         flash(gettext("Redone: %(what)s", what=change_text(change, [p.name for p in game.players])), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")
@@ -298,6 +304,7 @@ def end_early(token: str) -> Any:
         if not form.validate():
             raise Refusal("bad_request")
         services.end_early(game, form.version.data)
+        db.session.commit()
         flash(gettext("The game was ended after hand %(n)s. Undo takes that back.", n=len(game.hands)), "saved")
     except RefereeError as e:
         flash(game_error_text(e), "warning")

@@ -97,9 +97,11 @@ _BUMP = (update(GAMES).where(GAMES.c.id == bindparam("game"))
 class Write:
     """One write to a game, as a ``with`` block. It takes the game's lock first (the version bump); if another
     write came in since the game was read, everything read is expired and read again under the lock, so every
-    check the block makes is made on what the lock holds. The block commits, or rolls back if it raises or
-    ``cancel``s; after the commit the attributes named in ``changed`` are read again when next used (objects
-    keep their state over a commit: ``models.db``). ``version`` is the game's version before this write."""
+    check the block makes is made on what the lock holds. The block sends its rows (what the tables refuse is
+    refused here, inside the write), or rolls back if it raises or ``cancel``s; the request that asked for the
+    write commits it, at its edge (a route, right after the call). The attributes named in ``changed`` are read
+    again when next used (objects keep their state over a commit: ``models.db``). ``version`` is the game's
+    version before this write."""
 
     def __init__(self, game: Game, *changed: str, request_id: str | None = None) -> None:
         self.game = game
@@ -140,7 +142,7 @@ class Write:
             db.session.rollback()
             return
         try:
-            db.session.commit()
+            db.session.flush()
         except BaseException:
             db.session.rollback()
             raise
