@@ -197,15 +197,12 @@ class Leftover:
         """A leftover in the notation, or in ``reading``'s letters (de ``B`` is a jack)."""
         if not isinstance(text, str):
             raise CardError(repr(text))
-        try:
-            card = Card.parse(text, reading)
-            return cls(card.rank, card.suit)
+        try:  # most often a rank alone: the scoreboard's pad writes ranks (no text is both a rank and a card)
+            return cls(Rank.parse(text, reading))
         except CardError:
             pass
-        try:
-            return cls(Rank.parse(text.strip(), reading))
-        except CardError:
-            raise CardError(text) from None
+        card = Card.parse(text, reading)
+        return cls(card.rank, card.suit)
 
     @classmethod
     def parse_all(cls, text: str | Sequence[str], reading: Reading | None = None) -> tuple["Leftover", ...]:
