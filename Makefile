@@ -49,7 +49,8 @@ STRICT_WEB := referee/web/settings.py referee/web/scoreboard/reads.py referee/we
 	referee/web/scoreboard/create.py referee/web/scoreboard/changes.py referee/web/scoreboard/seating.py \
 	referee/web/scoreboard/transfer.py referee/web/scoreboard/services.py referee/web/scoreboard/view.py \
 	referee/web/scoreboard/manage.py referee/web/scoreboard/routes.py referee/web/api/games.py \
-	referee/web/groups/stats.py referee/web/groups/transfer.py referee/web/groups/services.py
+	referee/web/groups/stats.py referee/web/groups/transfer.py referee/web/groups/services.py \
+	referee/web/groups/roster.py referee/web/groups/manage.py
 
 lint: setup
 	$(BIN)/ruff check .

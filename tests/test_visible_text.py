@@ -126,7 +126,7 @@ def pages(client, lang):
                                                "option", "Tisch", "mesa")]
     group, group_view, game_id = a_group(client)
     paths += ["/groups", "/groups/new", "/groups/import", group, group_view, f"{group}?family=progressive",
-              f"{group}/new", f"{group}/share", f"{group_view}/share"]
+              f"{group}/new", f"{group}/share", f"{group_view}/share", f"{group}/roster"]
     for path in paths:
         sep = "&" if "?" in path else "?"
         r = client.get(f"{path}{sep}lang={lang}")

@@ -209,6 +209,9 @@ class Group(db.Model):  # type: ignore[name-defined]
     edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # moved on by each change to the roster's names (a rename, a merge, a removal): the group's figures are kept
+    # for each state of the group (``stats.stats``), and a name respelled changes neither the count nor the ids
+    roster_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     members: Mapped[list[Member]] = relationship(back_populates="group", order_by="Member.id",
                                                  cascade="all, delete-orphan")

@@ -15,7 +15,7 @@ PAGES = ["/", "/rules", "/rules/liverpool", "/rules/progressive?lang=es", "/rule
          "/referee/swap", "/referee/buy", "/referee/table", "/new", "/games", "/import"]
 GAME_PAGES = ["{edit}", "{view}", "{edit}/history", "{edit}/share", "{edit}/sheet", "{edit}/hands/1", "{done}",
               "{edit}/players", "{done}/players", "/g/no-such-game?lang=de", "{group}", "{group_view}", "{group}/new",
-              "{group}/share"]
+              "{group}/share", "{group}/roster?lang=pt"]
 
 SMALL_TARGETS = """
 () => {

@@ -14,6 +14,7 @@ from ...i18n import N_
 from ...verdicts import CODES
 from .. import public
 from ..errors import Refusal, error_body, error_text
+from ..groups import roster
 from ..groups import services as group_services
 from ..groups import stats as group_stats
 from ..models import Game, db
@@ -263,3 +264,53 @@ def get_group(group_id: str) -> Any:
     stats = group_stats.stats(group, family)
     return jsonify(group_stats.stats_json(group, stats,
                                              group_services.token_hash(token or "") == group.edit_hash))
+
+
+# ------------------------------------------------------------------------------------------------ a tidy group
+def _group_to_change(group_id: str) -> Any:
+    """The group the bearer token opens, which must be its edit token."""
+    token = _bearer()
+    group = _group_for(group_id, token, write=False)
+    if group_services.token_hash(token or "") != group.edit_hash:
+        raise Refusal("group_view_only", None)
+    return group
+
+
+def _roster_json(group: Any) -> Response:
+    return jsonify({"id": group.id, "name": group.name, "roster": [m.name for m in group.members]})
+
+
+@bp.patch("/groups/<group_id>")
+@with_lang
+def rename_group(data: dict[str, Any], group_id: str = "") -> Any:
+    group = _group_to_change(group_id)
+    roster.rename_group(group, need(data, "name"))
+    db.session.commit()
+    return _roster_json(group), 200
+
+
+@bp.delete("/groups/<group_id>")
+def delete_group(group_id: str) -> Any:
+    roster.delete_group(_group_to_change(group_id))
+    db.session.commit()
+    return "", 204
+
+
+@bp.post("/groups/<group_id>/roster/rename")
+@with_lang
+def rename_member(data: dict[str, Any], group_id: str = "") -> Any:
+    """``{"from", "to", "merge"}``: a name taken by another roster name is 409 ``name_taken`` unless merging."""
+    group = _group_to_change(group_id)
+    member = roster.member_of(group, need(data, "from"))
+    roster.rename_member(group, member, need(data, "to"), merge=bool_field(data, "merge", False))
+    db.session.commit()
+    return _roster_json(group), 200
+
+
+@bp.post("/groups/<group_id>/roster/remove")
+@with_lang
+def remove_member(data: dict[str, Any], group_id: str = "") -> Any:
+    group = _group_to_change(group_id)
+    roster.remove_member(group, roster.member_of(group, need(data, "name")))
+    db.session.commit()
+    return _roster_json(group), 200

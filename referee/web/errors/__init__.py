@@ -95,6 +95,14 @@ WEB: dict[str, ErrorCode] = {
         N_("This needs the group's link token: send it as Authorization: Bearer <token> (or \"group_token\")."), 401),
     "group_forbidden": ErrorCode(N_("This is the group's view token: only its edit token starts a game in it."), 403),
     "no_such_group": ErrorCode(N_("No group has this id and token."), 404),
+    "group_view_only": ErrorCode(N_("This is the group's view link: only its edit link changes the group."), 403),
+    "not_on_roster": ErrorCode(N_("%(name)s is not on this group's roster."), 404),
+    "name_taken": ErrorCode(N_("%(name)s is already on the roster: %(old)s and %(name)s can be merged into one "
+                               "person."), 409),
+    "merge_same_game": ErrorCode(N_("%(name)s and %(other)s sat at the same table in a game: they are two people, "
+                                    "and keep two names."), 409),
+    "member_has_games": ErrorCode(N_("%(name)s played in this group's games, so the name stays on the roster "
+                                     "(rename it instead)."), 409),
     "nothing_to_rematch": ErrorCode(N_("This group has no game to play again yet."), 409),
     "bad_group_import": ErrorCode(N_("This is not a group exported from this app."), 400),
     # an answer the referee could not work out in time (said with the answer, not as a refusal)

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import HiddenField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -62,3 +70,20 @@ class StatsForm(FlaskForm):
 
     class Meta:
         csrf = False
+
+
+class RosterNameForm(FlaskForm):
+    """A roster name's new spelling; ``merge``: the answer to "merge with the name that has it?"."""
+
+    name = StringField(_l("Name"))
+    merge = HiddenField()
+
+
+class GroupNameForm(FlaskForm):
+    name = StringField(_l("Group name"))
+
+
+class ConfirmForm(FlaskForm):
+    """A step that cannot be taken back: sent only with ``confirm`` ticked."""
+
+    confirm = BooleanField(_l("Yes, delete this group"))

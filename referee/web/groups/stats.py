@@ -132,11 +132,13 @@ _ROSTER_AS_OF = select(func.count(Member.id), func.max(Member.id)).where(Member.
 def stats(group: Group, family: str | None = None) -> Stats:
     """Every player's figures over the group's games (or those of one family), from the recorded hands: worked
     out once for each state of the group (a change to any of its games, or to its roster, is a new state; two
-    short queries tell) and kept, so that the group's page costs the same however many games it has."""
+    short queries and the roster's version tell) and kept, so that the group's page costs the same however
+    many games it has."""
     if family is not None and family not in FAMILIES:
         family = None
     as_of = (tuple(db.session.execute(_AS_OF, {"group": group.id}).one())
-             + tuple(db.session.execute(_ROSTER_AS_OF, {"group": group.id}).one()))
+             + tuple(db.session.execute(_ROSTER_AS_OF, {"group": group.id}).one())
+             + (group.roster_version,))
     kept = _KEPT.get((group.id, family))
     if kept is not None and kept[0] == as_of:
         return kept[1]

@@ -50,13 +50,18 @@ def _renamed_in_group(game: Game, old: str, new: str) -> None:
         return
     person.name, person.key = new, new_key
     others = select(GroupGame.game_id).where(GroupGame.group_id == link.group_id, GroupGame.game_id != game.id)
-    moved = set()
-    for p in db.session.execute(select(Player).where(Player.game_id.in_(others))).scalars():
-        if name_key(p.name) == old_key:
-            p.name = new
-            moved.add(p.game_id)
-    if moved:
-        db.session.execute(update(GAMES).where(GAMES.c.id.in_(moved))
+    respell([p for p in db.session.execute(select(Player).where(Player.game_id.in_(others))).scalars()
+             if name_key(p.name) == old_key], new)
+
+
+def respell(seats: list[Player], name: str) -> None:
+    """Each of these seats (of any games) takes ``name``, and each game touched moves to a new version, so that
+    every phone on it redraws its board (a person renamed across a group's games)."""
+    for p in seats:
+        p.name = name
+    if seats:
+        db.session.flush()
+        db.session.execute(update(GAMES).where(GAMES.c.id.in_({p.game_id for p in seats}))
                            .values(version=GAMES.c.version + 1, updated_at=now()))
 
 
