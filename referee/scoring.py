@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from .cards import Card, Leftover, Rank, Suit
 from .families import Rules
@@ -111,10 +111,11 @@ class HandScore:
 
 def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
                entries: Mapping[int, Entry], buys: Mapping[int, int] | None = None,
-               cutter: int | None = None, exact_cut: bool = False) -> HandScore:
+               cutter: int | None = None, exact_cut: bool = False, absent: Collection[int] = ()) -> HandScore:
     """Score one hand: ``players`` in seat order, ``out`` the seat that went out (``None``: the stock ran out),
     ``entries`` each other seat's leftovers, ``buys`` how many discards each seat bought this hand, ``cutter``
-    the seat that cut and ``exact_cut`` whether the cut was exact.
+    the seat that cut and ``exact_cut`` whether the cut was exact; ``absent``: the seats of players who sat
+    down after this hand (they score nothing in it, and an entry for them is refused).
 
     Refuses (with violations, the first problem first, each naming the players it is about) what no deal could
     produce: cards for the player who went out; more cards than a player can hold (``Rules.can_hold``); a
@@ -140,6 +141,12 @@ def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
 
     if out is not None and not 0 <= out < len(players):
         return refuse("bad_out", "out")
+    if out is not None and out in absent:
+        return refuse("not_in_this_hand", "out", player=players[out], hand=hand)
+    for seat in sorted(absent):
+        entry = entries.get(seat)
+        if entry is not None and (entry.cards or entry.total is not None):
+            return refuse("not_in_this_hand", f"cards_{seat}", player=players[seat], hand=hand)
     if out is None and rules.stock_exhausted != "end_hand":
         return refuse("nobody_out", "out")
     bonus = rules.exact_cut_bonus if exact_cut else 0
@@ -148,6 +155,8 @@ def score_hand(rules: Rules, hand: int, players: Sequence[str], out: int | None,
     held: dict[int, tuple[Leftover, ...]] = {}
     typed: dict[int, tuple[int, int]] = {}  # seat -> (total, the most cards it can be)
     for seat, name in enumerate(players):
+        if seat in absent:
+            continue
         entry = entries.get(seat, Entry())
         cut = bonus if seat == cutter else 0
         if seat == out:
@@ -243,21 +252,28 @@ class Result:
     tie_hand: int | None = None  # the number of the hand whose scores break a tie
 
 
-def totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, int]:
-    return {p: sum(h.get(p, 0) for h in hands) for p in players}
+def totals(players: Sequence[str], hands: Sequence[dict[str, int]],
+           start: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Each player's total: ``start`` (the score a player who sat down late was given, 0 for everyone else), and
+    the hands they played (a hand played before a player sat down has no score of theirs)."""
+    start = start or {}
+    return {p: start.get(p, 0) + sum(h.get(p, 0) for h in hands) for p in players}
 
 
-def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]]) -> dict[str, list[int]]:
-    """Each player's total after each hand (the last is their total)."""
+def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]],
+                   start: Mapping[str, int] | None = None) -> dict[str, list[int]]:
+    """Each player's total after each hand (the last is their total), from ``start`` (as ``totals``)."""
+    start = start or {}
     out: dict[str, list[int]] = {p: [] for p in players}
     for h in hands:
         for p in players:
-            out[p].append((out[p][-1] if out[p] else 0) + h.get(p, 0))
+            out[p].append((out[p][-1] if out[p] else start.get(p, 0)) + h.get(p, 0))
     return out
 
 
 def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],
-              replays: Sequence[dict[str, int]] = (), ended_early: bool = False) -> Result:
+              replays: Sequence[dict[str, int]] = (), ended_early: bool = False,
+              start: Mapping[str, int] | None = None) -> Result:
     """Lowest total wins; ties are broken by the family's tie-break steps (the penalties of the hand the
     documents name, «la séptima mano», «ronda 7»: ``Rules.tie_hand``; then a shared win, or the last hand
     replayed: ``replays`` are the penalties of each replay, which count only to break the tie). A game the table
@@ -265,6 +281,7 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     tie it leaves is a shared win.
 
     Places follow the tie-break: when it was used, players on the same total are ranked by that hand too.
+    ``start``: the score each player who sat down late was given (``totals``).
 
     >>> from referee.families import resolve
     >>> r = standings(resolve("liverpool"), ["Carla", "Diego", "Eva"],
@@ -272,7 +289,7 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     >>> r.winners, r.decided_by, r.tied, r.tie_hand, [(s.player, s.place) for s in r.standings]
     (('Diego',), 'tie_hand', ('Diego', 'Carla'), 2, [('Diego', 1), ('Carla', 2), ('Eva', 3)])
     """
-    tot = totals(players, hands)
+    tot = totals(players, hands, start)
     tie_hand = min(rules.tie_hand, len(hands)) if hands else None
     last = hands[tie_hand - 1] if tie_hand else {}
 

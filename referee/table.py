@@ -349,12 +349,34 @@ class DealOrder:
     first: str
 
 
-def deal_order(rules: Rules, seats: Sequence[str], hand: int, first_dealer: int = 0) -> DealOrder:
+def deal_order(rules: Rules, seats: Sequence[str], hand: int, first_dealer: int = 0,
+               joined: Sequence[int] | None = None) -> DealOrder:
     """Who deals, cuts and plays first in ``hand`` (1-based). Seats are in clockwise order; the deal passes
-    to the left, i.e. to the next seat."""
+    to the left, i.e. to the next seat. ``joined``: the first hand each seat plays (1, except a player who sat
+    down after the game began): the deal passes to the next seat playing that hand, so a player who sits down
+    at the last dealer's left deals next; the cutter and the first player are the dealer's neighbours among
+    those playing.
+
+    >>> from referee.families import resolve
+    >>> r = resolve("liverpool")
+    >>> [deal_order(r, "ABC", h, 1).dealer for h in (1, 2, 3, 4)]
+    ['B', 'C', 'A', 'B']
+    >>> [deal_order(r, "ABDC", h, 1, joined=(1, 1, 3, 1)).dealer for h in (1, 2, 3, 4, 5)]
+    ['B', 'C', 'A', 'B', 'D']
+    >>> deal_order(r, "ABDC", 2, 1, joined=(1, 1, 3, 1)).first, deal_order(r, "ABDC", 4, 1, joined=(1, 1, 3, 1)).first
+    ('A', 'D')
+    """
     n = len(seats)
-    d = (first_dealer + hand - 1) % n
-    left, right = (d + 1) % n, (d - 1) % n
+    if joined is None or all(j <= 1 for j in joined):
+        d = (first_dealer + hand - 1) % n
+        left, right = (d + 1) % n, (d - 1) % n
+    else:
+        d = first_dealer
+        for h in range(2, hand + 1):
+            d = next(s % n for s in range(d + 1, d + n + 1) if joined[s % n] <= h)
+        playing = [s for s in range(n) if joined[s] <= hand]
+        i = playing.index(d)
+        left, right = playing[(i + 1) % len(playing)], playing[(i - 1) % len(playing)]
     cutter = left if rules.family.cut == "left" else right
     first = left if rules.family.first_player == "left" else right
     return DealOrder(seats[d], seats[cutter], seats[first])

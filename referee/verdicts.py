@@ -111,6 +111,8 @@ CODES: dict[str, Code] = {
         "%(players)s: one pack (%(decks)s decks, %(jokers)s jokers) cannot leave all of this in their hands at "
         "once. Check their entries.")),
     "missing_cards": Code("rule-scoring", N_("Enter the cards %(player)s has left, or their total.")),
+    "not_in_this_hand": Code("rule-scoring", N_("%(player)s sat down after hand %(hand)s and has no score in it: "
+                                                "leave their entry empty.")),
 }
 
 
