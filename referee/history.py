@@ -2,10 +2,10 @@
 ``push`` and ``pop``).
 
 Every change that undo can take back is a ``Move`` of one hand: a hand recorded or corrected, a buy added or
-taken back, a player down or not, the game ended early. Each move has an ``inverse``, the move that does the
-opposite, so one function that applies a move (the web layer's, on its tables) applies the move, its undo
-(the inverse) and its redo (the move again). A move is stored as a kind, a hand, a seat and what was before and
-after (``stored`` and ``move_of``: JSON-ready, round trip).
+taken back, a player down or not, the game ended early, a player who sat down late. Each move has an
+``inverse``, the move that does the opposite, so one function that applies a move (the web layer's, on its
+tables) applies the move, its undo (the inverse) and its redo (the move again). A move is stored as a kind, a
+hand, a seat and what was before and after (``stored`` and ``move_of``: JSON-ready, round trip).
 
 ``MoveStack`` reads the stored history (its moves, which of them are undone, and the undo and redo lines): the
 move undo would take back (the newest not undone) and the one redo would do again (what the last undo took
@@ -171,9 +171,40 @@ class Resumed(Move):
         return EndedEarly(self.hand)
 
 
+@dataclass(frozen=True)
+class PlayerJoined(Move):
+    """A player sat down before ``hand`` at ``seat`` (the players from that seat on move one seat along), with
+    the starting score the table gave them. Undone only while nothing was recorded since (the later moves are
+    undone first, so every seat in the history is where the tables have it)."""
+
+    kind: ClassVar[str] = "player_joined"
+    seat: int
+    name: str
+    start: int
+
+    def inverse(self) -> Move:
+        return PlayerLeft(self.hand, self.seat, self.name, self.start)
+
+    def stored(self) -> dict[str, Any]:
+        return super().stored() | {"after": {"name": self.name, "start": self.start}}
+
+
+@dataclass(frozen=True)
+class PlayerLeft(Move):
+    """A player who sat down late, taken out again (the inverse of joining; never stored as such: an undo)."""
+
+    kind: ClassVar[str] = "player_left"
+    seat: int
+    name: str
+    start: int
+
+    def inverse(self) -> Move:
+        return PlayerJoined(self.hand, self.seat, self.name, self.start)
+
+
 # The moves a history stores, by the kind it stores them under: the changes undo can take back.
 STORED: dict[str, type[Move]] = {m.kind: m for m in (HandRecorded, HandCorrected, BuyAdded, BuyRemoved, DownSet,
-                                                     DownCleared, EndedEarly)}
+                                                     DownCleared, EndedEarly, PlayerJoined)}
 UNDOABLE = tuple(STORED)
 
 
@@ -191,6 +222,8 @@ def move_of(kind: str, hand: int | None, seat: int | None, before: Any, after: A
         return EndedEarly(hand)
     if seat is None:
         return None
+    if cls is PlayerJoined:
+        return PlayerJoined(hand, seat, after["name"], after["start"])
     return cls(hand, seat)  # type: ignore[call-arg]
 
 
@@ -235,6 +268,8 @@ def undo_refusal(move: Move | None, hands_recorded: int) -> str | None:
         return "nothing_to_undo"
     if isinstance(move, HandRecorded) and move.hand < hands_recorded:
         return "undo_blocked"
+    if isinstance(move, PlayerJoined) and hands_recorded >= move.hand:
+        return "undo_blocked"
     return None
 
 
@@ -243,6 +278,6 @@ def redo_refusal(move: Move | None, hands_recorded: int) -> str | None:
     it records a hand that is no longer the next one."""
     if move is None:
         return "nothing_to_redo"
-    if isinstance(move, HandRecorded) and move.hand != hands_recorded + 1:
+    if isinstance(move, (HandRecorded, PlayerJoined)) and move.hand != hands_recorded + 1:
         return "nothing_to_redo"
     return None

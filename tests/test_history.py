@@ -17,6 +17,7 @@ from referee.history import (
     HandSnapshot,
     Line,
     MoveStack,
+    PlayerJoined,
     ResultSnapshot,
     move_of,
     redo_refusal,
@@ -26,7 +27,7 @@ from referee.history import (
 SNAP = HandSnapshot(0, 0, (ResultSnapshot(0, 0, 0, None), ResultSnapshot(1, 25, 0, ("KH", "JK"))))
 FIXED = HandSnapshot(1, 0, (ResultSnapshot(0, 10, 0, ("TC",)), ResultSnapshot(1, 0, 0, None)))
 MOVES = [HandRecorded(1, SNAP), HandCorrected(1, SNAP, FIXED), BuyAdded(2, 1), BuyRemoved(2, 1), DownSet(2, 0),
-         DownCleared(2, 0), EndedEarly(3)]
+         DownCleared(2, 0), EndedEarly(3), PlayerJoined(3, 1, "Dee", 40)]
 
 
 @pytest.mark.parametrize("move", MOVES, ids=lambda m: m.kind)
@@ -45,6 +46,13 @@ def test_each_move_is_stored_and_read_back(move):
 def test_every_stored_kind_is_a_move_and_the_inverses_of_undo_only_are_not_stored():
     assert set(STORED) == {m.kind for m in MOVES}
     assert HandRecorded(1, SNAP).inverse().kind not in STORED and EndedEarly(2).inverse().kind not in STORED
+    assert PlayerJoined(3, 1, "Dee", 40).inverse().kind not in STORED
+
+
+def test_a_late_player_is_taken_out_again_only_before_the_hand_they_joined_for():
+    joined = PlayerJoined(3, 1, "Dee", 40)
+    assert undo_refusal(joined, 2) is None and undo_refusal(joined, 3) == "undo_blocked"
+    assert redo_refusal(joined, 2) is None and redo_refusal(joined, 3) == "nothing_to_redo"
 
 
 def test_lines_that_are_no_moves_read_as_none():

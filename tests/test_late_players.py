@@ -1,11 +1,15 @@
 """A player who sits down after the game began: the engine's side (the deal passes to them, they score from
 the hand they join, with the starting score the table gave them, and the tie-break counts them)."""
 
+from html import unescape
+
 import pytest
 
 from referee.families import resolve
 from referee.scoring import Entry, Leftover, running_totals, score_hand, standings, totals
 from referee.table import deal_order
+from tests.conftest import auth, new_api_game
+from tests.kit import refusal, said
 
 LIVERPOOL = resolve("liverpool")
 
@@ -65,3 +69,138 @@ class TestTheScore:
         result = standings(LIVERPOOL, names, hands, start=start)
         assert result.winners == ("Ann",) and [s.player for s in result.standings] == ["Ann", "Dee", "Ben"]
         assert totals(names, hands) == {"Ann": 35, "Ben": 50, "Dee": 0}  # (no start: as before)
+
+
+# ------------------------------------------------------------------------------------------ the game's side
+def join(client, game, name, **fields):
+    return client.post(f"/api/v1/games/{game['id']}/players", json={"name": name} | fields,
+                       headers=auth(game["edit_token"]))
+
+
+def hand(client, game, number, out, leftovers, expect=201):
+    r = client.post(f"/api/v1/games/{game['id']}/hands", json={"hand": number, "out": out, "leftovers": leftovers},
+                    headers=auth(game["edit_token"]))
+    assert r.status_code == expect, r.json
+    return r.json
+
+
+def state(client, game):
+    return client.get(f"/api/v1/games/{game['id']}", headers=auth(game["view_token"])).json
+
+
+class TestAGameInProgress:
+    def two_hands(self, client):
+        game = new_api_game(client, players=["Ann", "Ben", "Cy"])
+        hand(client, game, 1, "Ann", {"Ben": ["K", "Q"], "Cy": ["7"]})  # Ben 20, Cy 5
+        hand(client, game, 2, "Cy", {"Ann": ["A"], "Ben": ["2"]})  # Ann 15, Ben 5
+        return game
+
+    def test_a_player_sits_down_with_the_highest_total_and_plays_from_the_next_hand(self, client):
+        game = self.two_hands(client)
+        r = join(client, game, "  dee ", after="Ben")
+        assert r.status_code == 201, r.json
+        st = r.json
+        assert st["players"] == ["Ann", "Ben", "dee", "Cy"]
+        assert st["joined_late"] == [{"player": "dee", "hand": 3, "start": 25}]
+        assert st["totals"] == {"Ann": 15, "Ben": 25, "dee": 25, "Cy": 5}
+        # the past hands are theirs as they were; the deal goes on to the left of the last dealer
+        assert [h["penalties"] for h in st["hands"]] == [{"Ann": 0, "Ben": 20, "Cy": 5}, {"Ann": 15, "Ben": 5, "Cy": 0}]
+        assert st["dealer"] == deal_order(resolve("liverpool", players=4), st["players"], 3, 0, [1, 1, 3, 1]).dealer
+        hand(client, game, 3, "dee", {"Ann": ["3"], "Ben": ["4"], "Cy": ["K"]})
+        st = state(client, game)
+        assert st["totals"] == {"Ann": 20, "Ben": 30, "dee": 25, "Cy": 15}
+        # a hand before they sat down, corrected: nothing for them, and an entry for them refused
+        r = client.put(f"/api/v1/games/{game['id']}/hands/1", json={"out": "Ann", "leftovers": {
+            "Ben": ["K"], "Cy": ["7"], "dee": ["2"]}}, headers=auth(game["edit_token"]))
+        assert r.status_code == 422 and r.json["error"]["code"] == "not_in_this_hand"
+        r = client.put(f"/api/v1/games/{game['id']}/hands/1", json={"out": "Ann", "leftovers": {
+            "Ben": ["K"], "Cy": ["7"]}}, headers=auth(game["edit_token"]))
+        assert r.status_code == 200 and state(client, game)["totals"]["Ben"] == 20
+
+    @pytest.mark.parametrize("start, expected", [("lowest", 5), ("zero", 0), (12, 12), ("highest", 25)])
+    def test_the_table_chooses_the_starting_score(self, client, start, expected):
+        game = self.two_hands(client)
+        assert join(client, game, "Dee", start=start).json["totals"]["Dee"] == expected
+
+    def test_refused_with_nothing_changed(self, client):
+        game = self.two_hands(client)
+        before = state(client, game)
+        cases = [({"name": "ann"}, 422, "duplicate_name"), ({"name": ""}, 422, "empty_name"),
+                 ({"name": "Dee", "after": "Zed"}, 422, "unknown_player"),
+                 ({"name": "Dee", "start": "half"}, 400, "wrong_type"),
+                 ({"name": "Dee", "start": -5}, 400, "wrong_type")]
+        for body, status, code in cases:
+            r = client.post(f"/api/v1/games/{game['id']}/players", json=body, headers=auth(game["edit_token"]))
+            assert (r.status_code, r.json["error"]["code"]) == (status, code), body
+        client.post(f"/api/v1/games/{game['id']}/buys", json={"player": "Ben", "hand": 3},
+                    headers=auth(game["edit_token"]))
+        r = join(client, game, "Dee", lang="de")
+        assert r.status_code == 409 and r.json["error"]["code"] == "hand_under_way"
+        assert r.json["error"]["message"] == refusal("hand_under_way", "de", hand=3)
+        r = client.post(f"/api/v1/games/{game['id']}/players", json={"name": "Dee"}, headers=auth(game["view_token"]))
+        assert r.status_code == 403
+        after = state(client, game)
+        assert after["players"] == before["players"] and after["totals"] == before["totals"]
+
+    def test_undo_takes_the_player_out_again_and_redo_seats_them(self, client):
+        game = self.two_hands(client)
+        client.post(f"/api/v1/games/{game['id']}/buys", json={"player": "Cy", "hand": 2},
+                    headers=auth(game["edit_token"]))  # (refused: hand 2 is recorded; nothing to undo there)
+        join(client, game, "Dee", after="Ann", start="zero")
+        page = client.post(f"/g/{game['edit_token']}/undo")
+        assert page.status_code in (302, 303)
+        st = state(client, game)
+        assert st["players"] == ["Ann", "Ben", "Cy"] and st["totals"] == {"Ann": 15, "Ben": 25, "Cy": 5}
+        client.post(f"/g/{game['edit_token']}/redo", data={"version": st["version"]})
+        st = state(client, game)
+        assert st["players"] == ["Ann", "Dee", "Ben", "Cy"] and st["totals"]["Dee"] == 0
+        # and undo reaches the hands before the join once the join is undone: seats stay where they were
+        client.post(f"/g/{game['edit_token']}/undo")
+        client.post(f"/g/{game['edit_token']}/undo")
+        st = state(client, game)
+        assert st["players"] == ["Ann", "Ben", "Cy"] and len(st["hands"]) == 1
+        assert st["totals"] == {"Ann": 0, "Ben": 20, "Cy": 5}
+
+    def test_the_whole_game_with_a_late_player_crowns_by_the_tie_break(self, client):
+        game = self.two_hands(client)
+        join(client, game, "Dee", after="Cy", start="lowest")
+        for n in range(3, 8):
+            hand(client, game, n, "Dee", {"Ann": ["5"], "Ben": ["5"], "Cy": ["5"]})
+        st = state(client, game)
+        assert st["finished"] and st["totals"]["Dee"] == 5 and st["winner"] == "Dee"
+        assert [s["player"] for s in st["standings"]][0] == "Dee"
+
+
+class TestThePlayersPage:
+    def test_a_player_sits_down_from_the_players_page(self, client):
+        game = TestAGameInProgress().two_hands(client)
+        html = unescape(client.get(f"/g/{game['edit_token']}/players?lang=pt").get_data(as_text=True))
+        assert said("A player sits down", "pt") in html
+        assert said("The highest total so far (%(points)s)", "pt", points=25) in html
+        r = client.post(f"/g/{game['edit_token']}/players/join?lang=pt", data={"name": "Duda", "after": "0",
+                                                                               "start": "number", "points": "30"})
+        assert r.status_code in (302, 303)
+        st = state(client, game)
+        assert st["players"] == ["Ann", "Duda", "Ben", "Cy"] and st["totals"]["Duda"] == 30
+        page = unescape(client.get(r.headers["Location"]).get_data(as_text=True))
+        assert said("%(name)s sits down and plays from hand %(hand)s, starting on %(points)s points.", "pt",
+                    name="Duda", hand=3, points=30) in page
+        history = unescape(client.get(f"/g/{game['edit_token']}/history?lang=pt").get_data(as_text=True))
+        assert said("%(player)s sat down before hand %(hand)s", "pt", player="Duda", hand=3) in history
+
+    def test_a_refusal_keeps_what_was_typed(self, client):
+        game = TestAGameInProgress().two_hands(client)
+        r = client.post(f"/g/{game['edit_token']}/players/join?lang=de", data={"name": "BEN", "after": "1",
+                                                                               "start": "number", "points": "7"})
+        html = unescape(r.get_data(as_text=True))
+        assert r.status_code == 422 and refusal("duplicate_name", "de") in html
+        assert 'value="BEN"' in html and 'value="7"' in html
+        r = client.post(f"/g/{game['edit_token']}/players/join", data={"name": "Dee", "start": "number"})
+        assert r.status_code == 400 and state(client, game)["players"] == ["Ann", "Ben", "Cy"]
+        assert client.post(f"/g/{game['view_token']}/players/join", data={"name": "Dee"}).status_code == 403
+
+    def test_no_seat_is_offered_once_the_game_is_over(self, client):
+        game = TestAGameInProgress().two_hands(client)
+        client.post(f"/api/v1/games/{game['id']}/end", json={}, headers=auth(game["edit_token"]))
+        html = unescape(client.get(f"/g/{game['edit_token']}/players").get_data(as_text=True))
+        assert said("A player sits down") not in html

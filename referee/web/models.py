@@ -91,6 +91,9 @@ class Player(db.Model):  # type: ignore[name-defined]
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
+    # a player who sat down after the game began: the first hand they play, and the score the table gave them
+    joined_hand: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    start_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -18,7 +18,7 @@ from ..groups import roster
 from ..groups import services as group_services
 from ..groups import stats as group_stats
 from ..models import Game, db
-from ..scoreboard import create, gamestate, reads, services
+from ..scoreboard import create, gamestate, reads, seating, services
 from ..scoreboard.forms import REQUEST_ID
 from .routes import bool_field, bp, int_field, need, with_lang
 
@@ -71,6 +71,8 @@ def game_json(game: Any, can_edit: bool) -> dict[str, Any]:
         "current_hand": st.current,
         "finished": st.finished,
         "ended_early": st.ended_early,
+        "joined_late": [{"player": p.name, "hand": p.joined_hand, "start": p.start_total}
+                        for p in game.players if p.joined_hand > 1],
     }
     if st.current is not None:
         spec = st.rules.hand(st.current)
@@ -206,6 +208,24 @@ def end_game(data: dict[str, Any], game_id: str = "") -> Any:
     services.end_early(game, expected, via="api")
     db.session.commit()
     return jsonify(game_json(game, True)), 200
+
+
+@bp.post("/games/<game_id>/players")
+@with_lang
+def join_player(data: dict[str, Any], game_id: str = "") -> Any:
+    """A player sits down between hands: ``{"name", "after", "start"}`` (``after``: the player at whose left
+    they sit, default the last seat; ``start``: "highest" (the default), "lowest", "zero" or a number)."""
+    game, _ = _game_for(game_id, write=True)
+    after = data.get("after")
+    if after is not None:
+        seats = create.Seats(game.players)
+        if not isinstance(after, str) or after not in seats:
+            raise Refusal("unknown_player", "after", status=422, name=str(after)[:40])
+        after = seats[after]
+    seating.join_player(game, need(data, "name"), after, data.get("start", "highest"), via="api",
+                        expected_version=version_field(data), request_id=request_id_field(data))
+    db.session.commit()
+    return jsonify(game_json(game, True)), 201
 
 
 @bp.post("/games/<game_id>/buys")

@@ -79,6 +79,9 @@ WEB: dict[str, ErrorCode] = {
     "nothing_to_undo": ErrorCode(N_("There is nothing to undo."), 409),
     "undo_blocked": ErrorCode(N_("Undo the later hands first."), 409),
     "nothing_to_redo": ErrorCode(N_("There is nothing to redo: something else was changed since the undo."), 409),
+    "hand_under_way": ErrorCode(N_("Hand %(hand)s is under way (a buy or a player down is recorded in it): a new "
+                                   "player sits down before a hand is dealt. Undo those first, or add the player "
+                                   "once the hand is saved."), 409),
     "game_ended": ErrorCode(N_("This game was ended after hand %(hand)s: no more hands can be recorded. Undo "
                                "the ending to play on."), 409),
     "game_over": ErrorCode(N_("This game is already over."), 409),

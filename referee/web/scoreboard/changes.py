@@ -19,6 +19,8 @@ from ...history import (
     Line,
     Move,
     MoveStack,
+    PlayerJoined,
+    PlayerLeft,
     Resumed,
     move_of,
     redo_refusal,
@@ -27,10 +29,11 @@ from ...history import (
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Hand, Result, db, now
 from .gamestate import rules_of
+from .seating import seat_player, unseat_player
 from .services import Write, version_arg
 
 # What an undo or a redo may change of a game, read again after it
-MOVED = ("last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs")
+MOVED = ("last_undoable", "changes", "hands", "hands_recorded", "buys", "current_buys", "downs", "players")
 
 
 def last_change(game: Game) -> Change | None:
@@ -65,7 +68,7 @@ def undo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
         apply(game, move.inverse())
         change.undone = True
         db.session.add(Change(game_id=game.id, via=via, kind="undo", hand_number=change.hand_number,
-                              seat=change.seat, before={"undid": change.id, "kind": change.kind}))
+                              seat=change.seat, before={"undid": change.id, "kind": change.kind} | _named(change)))
     return change
 
 
@@ -96,8 +99,13 @@ def redo(game: Game, expected_version: Any, via: str = "edit link") -> Change:
         apply(game, move)
         change.undone = False
         db.session.add(Change(game_id=game.id, via=via, kind="redo", hand_number=change.hand_number,
-                              seat=change.seat, before={"redid": change.id, "kind": change.kind}))
+                              seat=change.seat, before={"redid": change.id, "kind": change.kind} | _named(change)))
     return change
+
+
+def _named(change: Change) -> dict[str, Any]:
+    """The name an undo or redo line keeps of a late player's sitting down (their seat may be empty again)."""
+    return {"name": change.after["name"]} if change.kind == "player_joined" and change.after else {}
 
 
 def apply(game: Game, move: Move) -> None:
@@ -130,6 +138,10 @@ def apply(game: Game, move: Move) -> None:
             game.ended_at = now()
         case Resumed():
             game.ended_at = None
+        case PlayerJoined():
+            seat_player(game, move)
+        case PlayerLeft():
+            unseat_player(game, move)
 
 
 def _take_back_buy(game: Game, number: int, seat: int | None) -> None:

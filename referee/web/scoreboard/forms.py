@@ -17,6 +17,7 @@ from flask_wtf.file import FileField
 from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ...i18n import N_
 from ...scoring import Entry
 from ..errors import Refusal
 from ..fields import WHOLE, ListField, WholeNumberField
@@ -195,3 +196,21 @@ class SeatMoveForm(FlaskForm):
 
     seat = WholeNumberField(validators=[InputRequired(), NumberRange(min=0)])
     move = StringField(validators=[AnyOf(("up", "down"))])
+
+
+class JoinForm(FlaskForm):
+    """A player who sits down between hands: their name, at whose left they sit (a seat), and their starting
+    score: one of ``seating.START_CHOICES``, or "number" with ``points``."""
+
+    name = StringField()
+    after = WholeNumberField(validators=[Optional(), NumberRange(min=0)])
+    start = StringField(default="highest")
+    points = WholeNumberField(validators=[Optional(), NumberRange(min=0)])
+
+    def start_value(self) -> Any:
+        """What ``seating.join_player`` takes as ``start``: a choice, or the number typed."""
+        if self.start.data == "number":
+            if self.points.errors or self.points.data is None:
+                raise Refusal("wrong_type", "points", expected=N_("a whole number, 0 or more"))
+            return self.points.data
+        return self.start.data

@@ -74,9 +74,25 @@ def _hand_rows(game: Game, names: list[str]) -> tuple[list[HandRow], list[HandRo
     return rows, replays
 
 
-def _totals(names: list[str], rows: list[HandRow]) -> tuple[dict[str, list[int]], dict[str, int]]:
-    running = running_totals(names, [r.penalties for r in rows])
-    return running, {n: (running[n][-1] if rows else 0) for n in names}
+def _totals(names: list[str], rows: list[HandRow],
+            start: dict[str, int]) -> tuple[dict[str, list[int]], dict[str, int]]:
+    running = running_totals(names, [r.penalties for r in rows], start)
+    return running, {n: (running[n][-1] if rows else start.get(n, 0)) for n in names}
+
+
+def joined(game: Game) -> list[int]:
+    """The first hand each seat plays (1, except a player who sat down after the game began)."""
+    return [p.joined_hand or 1 for p in game.players]
+
+
+def start_totals(game: Game) -> dict[str, int]:
+    """The starting score of each player who sat down late (what the table gave them)."""
+    return {p.name: p.start_total for p in game.players if p.start_total}
+
+
+def absent(game: Game, number: int) -> set[int]:
+    """The seats of the players who sat down after hand ``number``."""
+    return {p.seat for p in game.players if (p.joined_hand or 1) > number}
 
 
 _SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
@@ -93,7 +109,7 @@ def totals(game: Game) -> dict[str, int]:
 
 def _summed(game: Game, scores: Any) -> dict[str, int]:
     """Each player's total from the rows of ``_SCORES``."""
-    summed = dict.fromkeys(range(len(game.players)), 0)
+    summed = {p.seat: p.start_total or 0 for p in game.players}
     for seat, penalty, bonus in scores:
         summed[seat] += net_score(penalty, bonus)
     return {p.name: summed[p.seat] for p in game.players}
@@ -103,20 +119,21 @@ def state(game: Game) -> State:
     rules = rules_of(game)
     names = [p.name for p in game.players]
     rows, replays = _hand_rows(game, names)
-    running, totals = _totals(names, rows)
+    start = start_totals(game)
+    running, totals = _totals(names, rows, start)
     ended_early = game.ended_at is not None
     finished = len(rows) >= len(rules.hands) or ended_early
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
                ended_early=ended_early)
     if current is not None:
-        order = deal_order(rules, names, current, game.first_dealer)
+        order = deal_order(rules, names, current, game.first_dealer, joined(game))
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first
         st.buys = Counter(names[b.seat] for b in game.current_buys)
         st.down = {names[d.seat] for d in game.downs if d.hand_number == current}
     if rows:
         st.result = standings(rules, names, [r.penalties for r in rows], [r.penalties for r in replays],
-                              ended_early=ended_early)
+                              ended_early=ended_early, start=start)
         best = min(totals.values())
         st.leaders = [n for n in names if totals[n] == best]
     return st

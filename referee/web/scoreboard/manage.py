@@ -32,6 +32,7 @@ from . import create, gamestate, reads, seating, services, transfer
 from .forms import (
     DeleteForm,
     ImportForm,
+    JoinForm,
     RenameForm,
     SeatMoveForm,
     SetupForm,
@@ -134,10 +135,33 @@ def _players_context(game: Any, token: str, **extra: Any) -> dict[str, Any]:
     for p in game.players:
         f = RenameForm(formdata=None, seat=p.seat, name=p.name)
         forms.append((p, f))
-    ctx = dict(game=game, token=token, st=gamestate.state(game), rename_forms=forms, move_form=SeatMoveForm(),
-               can_move=not game.hands_recorded, error=None, error_seat=None)
+    st = gamestate.state(game)
+    so_far = list(st.totals.values()) if st.hands else [0]
+    ctx = dict(game=game, token=token, st=st, rename_forms=forms, move_form=SeatMoveForm(),
+               can_move=not game.hands_recorded, error=None, error_seat=None,
+               join_form=JoinForm(formdata=None, after=len(game.players) - 1),
+               can_join=st.current is not None and len(game.players) < st.rules.family.players[1],
+               starts={"highest": max(so_far), "lowest": min(so_far), "zero": 0})
     ctx.update(extra)
     return ctx
+
+
+@bp.post("/g/<token>/players/join")
+def join(token: str) -> Any:
+    """A player sits down between hands (``seating.join_player``)."""
+    game = edit_only(token)
+    form = JoinForm()
+    try:
+        if not form.validate():
+            raise Refusal("bad_request", "name")
+        player = seating.join_player(game, form.name.data, form.after.data, form.start_value())
+        db.session.commit()
+    except RefereeError as e:
+        ctx = _players_context(game, token, error=game_error_text(e), join_form=form, join_error=True)
+        return render_template("games/players.html", **ctx), status_of(e)
+    flash(gettext("%(name)s sits down and plays from hand %(hand)s, starting on %(points)s points.",
+                  name=player.name, hand=player.joined_hand, points=player.start_total), "saved")
+    return _to_game(token)
 
 
 @bp.post("/g/<token>/players/rename")

@@ -52,7 +52,7 @@ from ..models import (
     now,
 )
 from .create import new_token
-from .gamestate import rules_of, state, totals
+from .gamestate import absent, joined, rules_of, state, totals
 from .reads import GAMES, HANDS, RESULTS, token_hash
 
 
@@ -75,8 +75,8 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
     if buys is None:
         buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
                                         [b for b in game.buys if b.hand_number == number]))
-    cutter = names.index(deal_order(rules, names, number, game.first_dealer).cutter)
-    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut)
+    cutter = names.index(deal_order(rules, names, number, game.first_dealer, joined(game)).cutter)
+    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut, absent(game, number))
     if scored.violations:
         v = scored.violations[0]
         raise Refusal(v.code, v.field, **v.params)
@@ -445,4 +445,4 @@ def delete_game(game: Game) -> None:
 
 def cutter_of(game: Game, number: int) -> str:
     rules = rules_of(game)
-    return deal_order(rules, [p.name for p in game.players], number, game.first_dealer).cutter
+    return deal_order(rules, [p.name for p in game.players], number, game.first_dealer, joined(game)).cutter

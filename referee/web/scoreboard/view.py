@@ -43,6 +43,7 @@ CHANGE_WORDS = {
     "ended_early": N_("Game ended after hand %(hand)s"),
     "renamed": N_("%(old)s renamed %(new)s"),
     "seats_reordered": N_("Seat order: %(names)s"),
+    "player_joined": N_("%(player)s sat down before hand %(hand)s"),
 }
 
 
@@ -187,6 +188,9 @@ def snapshot_as_form(snap: dict[str, Any]) -> dict[str, str]:
 
 def change_text(c: Any, names: list[str]) -> str:
     player = names[c.seat] if c.seat is not None and 0 <= c.seat < len(names) else ""
+    # (a late player's line, and the undo or redo of it, name the player: their seat may be empty again)
+    player = (c.after or {}).get("name") or (c.before or {}).get("name") or player \
+        if c.kind in ("player_joined", "undo", "redo") else player
     values = {"hand": c.hand_number or "", "player": player,
               "old": (c.before or {}).get("name", "") if c.kind == "renamed" else "",
               "new": (c.after or {}).get("name", "") if c.kind == "renamed" else "",
