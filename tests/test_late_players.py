@@ -1,6 +1,7 @@
 """A player who sits down after the game began: the engine's side (the deal passes to them, they score from
 the hand they join, with the starting score the table gave them, and the tie-break counts them)."""
 
+import json
 from html import unescape
 
 import pytest
@@ -10,6 +11,7 @@ from referee.scoring import Entry, Leftover, running_totals, score_hand, standin
 from referee.table import deal_order
 from tests.conftest import auth, new_api_game
 from tests.kit import refusal, said
+from tests.test_groups import group_state, make_group, player, record, start
 
 LIVERPOOL = resolve("liverpool")
 
@@ -204,3 +206,55 @@ class TestThePlayersPage:
         client.post(f"/api/v1/games/{game['id']}/end", json={}, headers=auth(game["edit_token"]))
         html = unescape(client.get(f"/g/{game['edit_token']}/players").get_data(as_text=True))
         assert said("A player sits down") not in html
+
+
+class TestFiles:
+    def test_a_game_with_a_late_player_goes_out_to_a_file_and_back(self, client):
+        game = TestAGameInProgress().two_hands(client)
+        join(client, game, "Dee", after="Ann", start="lowest")
+        client.post(f"/api/v1/games/{game['id']}/buys", json={"player": "Dee", "hand": 3},
+                    headers=auth(game["edit_token"]))
+        hand(client, game, 3, "Ben", {"Ann": ["K"], "Dee": ["2"], "Cy": ["JK"]})
+        exported = client.get(f"/g/{game['edit_token']}/export.json").json
+        assert exported["joined_late"] == [{"player": "Dee", "hand": 3, "start": 5}]
+        r = client.post("/import", data={"json": json.dumps(exported)})
+        assert r.status_code == 302
+        again = client.get(r.location + "/export.json").json
+        for key in ("players", "first_dealer", "hands", "buys", "totals", "joined_late"):
+            assert again[key] == exported[key], key
+        copy = client.get(r.location + "/history").get_data(as_text=True)
+        assert said("%(player)s sat down before hand %(hand)s", player="Dee", hand=3) in unescape(copy)
+
+    def test_an_import_holds_a_late_player_to_the_hands_they_played(self, client):
+        game = TestAGameInProgress().two_hands(client)
+        join(client, game, "Dee", after="Ann")
+        exported = client.get(f"/g/{game['edit_token']}/export.json").json
+        early = json.loads(json.dumps(exported))
+        early["buys"] = [{"hand": 2, "player": "Dee"}]
+        r = client.post("/import", data={"json": json.dumps(early)})
+        assert r.status_code == 422 and refusal("not_in_this_hand", player="Dee", hand=2) in unescape(
+            r.get_data(as_text=True))
+        scored = json.loads(json.dumps(exported))
+        scored["hands"][0]["leftovers"]["Dee"] = ["K"]
+        assert client.post("/import", data={"json": json.dumps(scored)}).status_code == 422
+        for bad in ([{"player": "Dee", "hand": 1, "start": 0}], [{"player": "Zed", "hand": 3, "start": 0}],
+                    [{"player": "Dee", "hand": 3, "start": -1}], "Dee"):
+            broken = json.loads(json.dumps(exported)) | {"joined_late": bad}
+            assert client.post("/import", data={"json": json.dumps(broken)}).status_code == 400, bad
+
+    def test_a_groups_file_keeps_its_late_players(self, client):
+        group = make_group(client)
+        first = start(client, group, ["Ann", "Ben", "Cy"])
+        record(client, first, 1, "Ann", {"Ben": ["K"], "Cy": ["7"]})
+        join(client, first, "dee", after="Cy", start=0)
+        record(client, first, 2, "dee", {"Ann": ["2"], "Ben": ["3"], "Cy": ["4"]})
+        assert group_state(client, group)["roster"] == ["Ann", "Ben", "Cy", "dee"]
+        data = client.get(f"/groups/{group['edit_token']}/export.json").json
+        r = client.post("/groups/import", data={"json": json.dumps(data)})
+        assert r.status_code == 302
+        token = r.headers["Location"].rsplit("/", 1)[1]
+        again = client.get(f"/groups/{token}/export.json").json
+        assert again["games"][0]["joined_late"] == [{"player": "dee", "hand": 2, "start": 0}]
+        assert again["games"][0]["totals"] == data["games"][0]["totals"]
+        dee = player(group_state(client, group), "dee")
+        assert (dee["games"], dee["hands"], dee["times_out"]) == (1, 1, 1)

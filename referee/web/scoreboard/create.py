@@ -85,7 +85,7 @@ def new_game(family: Any, variants: Any, options: Any, names: Any, first_dealer:
     game = Game(id=secrets.token_hex(6), family=family, variants=list(rules.variants),
                 options=dict(options or {}), first_dealer=first_dealer, edit_hash=token_hash(edit),
                 view_token=new_token(), version=1)
-    game.players = [Player(seat=i, name=n) for i, n in enumerate(players)]
+    game.players = [Player(seat=i, name=n, joined_hand=1, start_total=0) for i, n in enumerate(players)]
     game.hands, game.buys, game.downs = [], [], []
     db.session.add(game)
     db.session.add(Change(game_id=game.id, via=via, kind="created"))

@@ -14,14 +14,15 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import RefereeError
 from ...families import Rules
-from ...history import BuyAdded, DownSet, EndedEarly, HandRecorded, Move
+from ...history import BuyAdded, DownSet, EndedEarly, HandRecorded, Move, PlayerJoined
 from ...scoring import net_score, standings, typed_total
 from ...table import buy_refused
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, Result, begin_write, db, now
 from .create import Seats, new_game
-from .gamestate import rules_of, state
+from .gamestate import rules_of, start_totals, state
 from .reads import HANDS, RESULTS
+from .seating import START_MOST
 from .services import (
     PlayedBack,
     checked,
@@ -49,6 +50,8 @@ def export_data(game: Game) -> dict[str, Any]:
                    "penalties": {st.names[r.seat]: r.score for r in h.results}} for h in game.hands],
         "buys": [{"hand": b.hand_number, "player": st.names[b.seat]} for b in sorted(game.buys, key=lambda b: b.id)],
         "down": [{"hand": d.hand_number, "player": st.names[d.seat]} for d in game.downs],
+        "joined_late": [{"player": p.name, "hand": p.joined_hand, "start": p.start_total}
+                        for p in game.players if p.joined_hand > 1],
         "totals": st.totals,
         "ended_early": st.ended_early,
         "winners": list(st.result.winners) if st.finished and st.result else None,
@@ -108,6 +111,7 @@ def played_back(data: Any) -> Imported:
         with db.session.no_autoflush:  # (nothing is written while the game is played back)
             game, edit = new_game(data.get("ruleset"), data.get("variants"), data.get("options"),
                                    data.get("players"), data.get("first_dealer", 0), via="import")
+            _seat_late_players(game, data.get("joined_late") or [])
             burst = _play_back(game, data)
             ended = data.get("ended_early") is True  # the table stopped after the hands played
             if ended and not burst.hands:
@@ -119,6 +123,19 @@ def played_back(data: Any) -> Imported:
         db.session.rollback()
         raise Refusal("bad_import", None) from None
     return Imported(game, edit, burst, ended)
+
+
+def _seat_late_players(game: Game, joined: Any) -> None:
+    """The players of an export who sat down after the game began: the first hand each plays and the score the
+    table gave them (the first dealer played the first hand)."""
+    if not isinstance(joined, list):
+        raise ValueError(joined)
+    seat = Seats(game.players)
+    for row in joined:
+        player = game.players[seat[row["player"]]]
+        player.joined_hand, player.start_total = _whole(row["hand"], 2, 1000), _whole(row["start"], 0, START_MOST)
+    if game.players[game.first_dealer].joined_hand > 1:
+        raise ValueError("first dealer")
 
 
 def _whole(value: Any, lowest: int = -10**6, highest: int = 10**6) -> int:
@@ -179,6 +196,7 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
     # the scores so far, kept as the hands are played back: whether the last hand is to be replayed is worked
     # out from them, not from the game read again after every hand (an import costs its size, not its square)
     names = [p.name for p in game.players]
+    start = start_totals(game)
     regular: list[dict[str, int]] = []
     replayed: list[dict[str, int]] = []
     recorded = 0
@@ -186,9 +204,14 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
         playing = number <= len(rules.hands) and number == recorded + 1
         used: Counter[int] = Counter()
         gone_down: set[int] = set()
+        for p in game.players:  # a player sitting down before this hand: their line in the history, in its place
+            if p.joined_hand == number:
+                burst.change(PlayerJoined(number, p.seat, p.name, p.start_total))
         for kind, s in marks.pop(number, []):
             if not playing:  # the game is over: nothing is bought or laid down any more
                 raise Refusal("not_current_hand", kind, status=422, hand=number)
+            if game.players[s].joined_hand > number:
+                raise Refusal("not_in_this_hand", kind, status=422, player=names[s], hand=number)
             if kind == "buy":
                 refused = buy_refused(rules, used[s])
                 if refused == "no_buying":
@@ -203,7 +226,8 @@ def _play_back(game: Game, data: dict[str, Any]) -> _Burst:
                 burst.downs.append({"game_id": game.id, "hand_number": number, "seat": s})
                 burst.change(DownSet(number, s))
         if number < last:
-            result = standings(rules, names, regular, replayed) if len(regular) >= len(rules.hands) else None
+            result = standings(rules, names, regular, replayed, start=start) \
+                if len(regular) >= len(rules.hands) else None
             due = result is not None and result.decided_by == "replay"
             hand = _play_back_hand(game, rules, seat, hands[number - 1], PlayedBack(recorded, due, used))
             recorded += 1
