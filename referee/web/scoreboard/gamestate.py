@@ -56,6 +56,7 @@ class State:
     result: Any = None  # scoring.Result
     replays: list[HandRow] = field(default_factory=list)  # the last hand replayed to break a tie
     ended_early: bool = False  # the table stopped before the last hand: standings of the hands played
+    start: dict[str, int] = field(default_factory=dict)  # the starting score of each player who sat down late
 
     @property
     def replay_due(self) -> bool:
@@ -125,7 +126,7 @@ def state(game: Game) -> State:
     finished = len(rows) >= len(rules.hands) or ended_early
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
-               ended_early=ended_early)
+               ended_early=ended_early, start=start)
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer, joined(game))
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first

@@ -152,7 +152,7 @@ def drawn_history(st: Any, can_edit: bool, token: str) -> Markup:
         return tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in rows)
 
     key = (lang(), request.script_root, can_edit, token if can_edit else "", len(st.rules.hands), names,
-           scores(st.hands), scores(st.replays))
+           scores(st.hands), scores(st.replays), tuple(st.start.get(n) for n in names))
     kept: Boards = current_app.extensions["histories"]
     html = kept.get(key)
     if html is None:
