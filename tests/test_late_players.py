@@ -258,3 +258,17 @@ class TestFiles:
         assert again["games"][0]["totals"] == data["games"][0]["totals"]
         dee = player(group_state(client, group), "dee")
         assert (dee["games"], dee["hands"], dee["times_out"]) == (1, 1, 1)
+
+
+def test_a_hand_before_the_late_player_sat_down_is_corrected_without_them(client):
+    game = TestAGameInProgress().two_hands(client)
+    join(client, game, "Dee", after="Ben")
+    html = client.get(f"/g/{game['edit_token']}/hands/1").get_data(as_text=True)
+    assert 'data-seat="2"' not in html and 'name="out" value="2"' not in html  # Dee's seat: not in hand 1
+    assert 'data-seat="3"' in html and 'name="out" value="3"' in html  # Cy, a seat along now
+    r = client.post(f"/g/{game['edit_token']}/hands/1", data={"out": "0", "cards_1": "K", "cards_3": "7 7",
+                                                               "version": str(state(client, game)["version"])})
+    assert r.status_code in (302, 303, 204), r.get_data(as_text=True)[-500:]
+    assert state(client, game)["hands"][0]["penalties"] == {"Ann": 0, "Ben": 10, "Cy": 10}
+    live = client.get(f"/g/{game['edit_token']}").get_data(as_text=True)
+    assert 'data-seat="2"' in live and 'name="out" value="2"' in live  # hand 3: Dee plays
