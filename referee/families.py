@@ -277,6 +277,13 @@ _COMMON_DEFAULTS: dict[str, Any] = {
     "shanghai_block": False,
 }
 
+# A six-hand game, as other groups of every family play it: the first five contracts, then the last (the hand
+# with no discard) as the sixth. No document describes it: the contracts it keeps are this app's choice.
+SIX_HANDS = (1, 2, 3, 4, 5, 7)
+SIX_HANDS_VARIANT = Variant("six_hands", N_("Six hands"),
+                            N_("The first five contracts, then the last one (no final discard) as the sixth hand."),
+                            {"hands": 6}, stated=False)
+
 LIVERPOOL = Family(
     id="liverpool",
     name="Liverpool Rummy",
@@ -288,7 +295,7 @@ LIVERPOOL = Family(
     contracts={n: (c, _deals(4, range(1, 10))[n]) for n, c in (
         _SHARED_CONTRACTS | {7: "R7", 8: "R4 R4 R4", 9: "R5 R5"}).items()},
     no_discard_contract=7,
-    hand_lists={5: (1, 2, 3, 4, 7), 7: (1, 2, 3, 4, 5, 6, 7), 9: (1, 2, 3, 4, 5, 6, 7, 8, 9)},
+    hand_lists={5: (1, 2, 3, 4, 7), 6: SIX_HANDS, 7: (1, 2, 3, 4, 5, 6, 7), 9: (1, 2, 3, 4, 5, 6, 7, 8, 9)},
     penalties=_penalties(lambda v: 5, joker=15),
     defaults=_COMMON_DEFAULTS | {
         "set_min_naturals": 2,
@@ -304,6 +311,7 @@ LIVERPOOL = Family(
         Variant("nine_hands", N_("Nine hands"), N_("Hand 8: three runs of 4; hand 9: two runs of 5."),
                 {"hands": 9}),
         Variant("five_hands", N_("Five hands"), N_("A shorter game of five hands."), {"hands": 5}, stated=False),
+        SIX_HANDS_VARIANT,
         Variant("fixed_hand", N_("Fixed hand"),
                 N_("10 cards in every hand and a shorter final run: 6 cards (7 by house rule)."),
                 {"hand_size": 10, "final_run": 6}, stated=False),
@@ -344,11 +352,12 @@ PROGRESSIVE = Family(
     contracts={n: (c, _deals(4, range(1, 9))[n]) for n, c in (
         _SHARED_CONTRACTS | {7: "R4 R4 R4", 8: "S3 S3 S3 R4"}).items()},
     no_discard_contract=7,
-    hand_lists={7: (1, 2, 3, 4, 5, 6, 7), 8: (1, 2, 3, 4, 5, 6, 7, 8)},
+    hand_lists={6: SIX_HANDS, 7: (1, 2, 3, 4, 5, 6, 7), 8: (1, 2, 3, 4, 5, 6, 7, 8)},
     penalties=_penalties(lambda v: 5, joker=25),
     defaults=dict(_COMMON_DEFAULTS),
     variants=(
         Variant("shanghai", N_("Shanghai"), N_("An 8th hand: three sets of 3 and a run of 4."), {"hands": 8}),
+        SIX_HANDS_VARIANT,
         Variant("california", N_("California"), N_("Queens are the wild cards instead of jokers."),
                 {"wild_ranks": ["Q"], "jokers": 0}),
         Variant("no_buying", N_("No buying"), N_("Nobody may buy a discard."), {"buy_limit": 0}),
@@ -381,10 +390,11 @@ CONTRACT = Family(
     deck_rules=tuple(DeckRule((p, p), 2, p - 1, (p - 1, p - 1)) for p in range(3, 6)),
     contracts={n: (c, _deals(3, range(1, 8))[n]) for n, c in (_SHARED_CONTRACTS | {7: "R4 R4 R4"}).items()},
     no_discard_contract=7,
-    hand_lists={7: (1, 2, 3, 4, 5, 6, 7)},
+    hand_lists={6: SIX_HANDS, 7: (1, 2, 3, 4, 5, 6, 7)},
     penalties=_penalties(lambda v: v, joker=15),
     defaults=_COMMON_DEFAULTS | {"buy_limit": None, "may_i": True},  # every buy is asked for with "May I?"
     variants=(
+        SIX_HANDS_VARIANT,
         Variant("twos_wild", N_("Twos wild"), N_("Twos are wild as well as jokers (progressive tables)."),
                 {"wild_ranks": ["JK", "2"]}),
         Variant("may_i", N_("May I?"), N_("Extra cards allowed in the first melds; jokers score 25."),
