@@ -500,10 +500,11 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
         return Arrangement(False, unused=cards, missing=None, violations=bad)
     pool = [0] * len(NATURALS)
     jokers: list[Card] = []
-    dual_cards = [c for c in cards if c.rank is not None and rules.is_wild(c)]
+    always = rules.wild_ranks_always_wild  # (a wild-rank card is then as wild as a joker: never itself)
+    dual_cards = [] if always else [c for c in cards if c.rank is not None and rules.is_wild(c)]
     duals = frozenset(INDEX[c] for c in dual_cards)
     for c in cards:
-        if c.rank is None:
+        if c.rank is None or (always and rules.is_wild(c)):
             jokers.append(c)
         else:
             pool[INDEX[c]] += 1
@@ -599,7 +600,7 @@ def _nearer(search: _Search, pool: list[int], supply: int,
 
 def _build(found: list[_Candidate], cards: list[Card], jokers: list[Card], duals: frozenset[int], rules: Rules,
            missing: int, budget: Budget) -> Arrangement:
-    left = Counter(c for c in cards if c.rank is not None)
+    left = Counter(c for c in cards if c.rank is not None) - Counter(c for c in jokers if c.rank is not None)
     for cand in found:
         for i in cand.consumed:
             left[NATURALS[i]] -= 1

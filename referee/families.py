@@ -115,6 +115,9 @@ OPTIONS: dict[str, Option] = {
         Option("wild_ranks", "ranks", N_("Wild cards"),
                N_("Which cards are wild: jokers, other ranks (twos, queens), or both."), "rule-wilds", minimum=1,
                maximum=3, screens=BOTH, choice_labels=(("JK", N_("Jokers")),)),
+        Option("wild_ranks_always_wild", "bool", N_("Wild ranks always wild"),
+               N_("A card of a wild rank that is not a joker (a 2 when twos are wild) is always wild: never a natural "
+                  "card, in a set of its rank or in its own place in a run."), "rule-wilds", screens=BOTH),
         Option("set_min_naturals", "int", N_("Natural cards in a set"),
                N_("How many natural (not wild) cards a set needs."), "rule-set-naturals", minimum=1, maximum=3,
                screens=BOTH),
@@ -262,6 +265,7 @@ _COMMON_DEFAULTS: dict[str, Any] = {
     "contract_extra_cards": False,
     "lay_off_same_turn": False,
     "joker_swap": False,
+    "wild_ranks_always_wild": False,
     "buy_limit": 3,
     "stock_exhausted": "reshuffle",
     "hands": 7,
@@ -432,6 +436,7 @@ class HouseRules:
 
     ace: str = "either"  # "either" | "low" | "high"
     wild_ranks: tuple[str, ...] = ("JK",)
+    wild_ranks_always_wild: bool = False
     set_min_naturals: int = 1
     run_max_wilds_per_4: int | None = None
     second_wild_needs_fixed_position: bool = False
@@ -490,6 +495,7 @@ class Rules:
 
     # the options as plain attributes, read in every check (decks, jokers and hands are resolved above)
     ace = _HouseRule[str]()
+    wild_ranks_always_wild = _HouseRule[bool]()
     set_min_naturals = _HouseRule[int]()
     run_max_wilds_per_4 = _HouseRule[int | None]()
     second_wild_needs_fixed_position = _HouseRule[bool]()
@@ -509,6 +515,12 @@ class Rules:
 
     def is_wild(self, card: Card) -> bool:
         return card.rank in self.wild_ranks
+
+    @cached_property
+    def always_wild(self) -> frozenset[Rank | None]:
+        """The wild ranks whose cards are never natural (``wild_ranks_always_wild``), else none: a card of
+        another wild rank may stand for itself."""
+        return self.wild_ranks if self.wild_ranks_always_wild else frozenset()
 
     @property
     def tie_hand(self) -> int:

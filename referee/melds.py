@@ -120,10 +120,11 @@ def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> l
 def _best(cards: tuple[Card, ...], rules: Rules, index: int | None, only: str | None) -> _Attempt:
     """The best reading of ``cards``, of the kind ``only`` where it is given."""
     wild_ranks = rules.wild_ranks
+    always = rules.wild_ranks_always_wild  # (a wild-rank card is then as wild as a joker)
     plain: list[Card] = []
     jokers: list[Card] = []
     for c in cards:
-        if c.rank is None:
+        if c.rank is None or (always and c.rank in wild_ranks):
             jokers.append(c)
         else:
             plain.append(c)
@@ -282,14 +283,16 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
         break
     if chosen is not None:
         layout = chosen
-        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)] if w else []
+        wild_as = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit, rules.always_wild)] \
+            if w else []
         return _Attempt("run", [], wild_as, suit=suit, layout=layout, wild_count=w)
     return _Attempt("run", least or [Violation("run_too_long", index)])
 
 
-def wild_at(pos: int, card: Card, suit: Suit) -> bool:
-    """Does ``card`` at run position ``pos`` of ``suit`` stand for another card?"""
-    if card.rank is None or card.suit != suit:
+def wild_at(pos: int, card: Card, suit: Suit, always: frozenset[Rank | None] = frozenset()) -> bool:
+    """Does ``card`` at run position ``pos`` of ``suit`` stand for another card (or is it of a rank that is
+    ``always`` wild: ``Rules.always_wild``)?"""
+    if card.rank is None or card.suit != suit or card.rank in always:
         return True
     return _positions(card.rank, pos == HIGH_ACE) != pos
 
@@ -343,7 +346,7 @@ def _wild_rules(layout: tuple[tuple[int, Card], ...], suit: Suit, rules: Rules, 
     """The house rules on wild cards in a run laid out as ``layout``; ``floating`` of its end wild cards
     could as well sit at the other end."""
     return [Violation(code, index, params) for code, params in
-            wild_rule_breaks([wild_at(p, c, suit) for p, c in layout], floating, rules)]
+            wild_rule_breaks([wild_at(p, c, suit, rules.always_wild) for p, c in layout], floating, rules)]
 
 
 def wild_rule_breaks(flags: Sequence[bool], floating: int, rules: Rules) -> list[tuple[str, dict[str, Any]]]:

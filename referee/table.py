@@ -198,7 +198,7 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
     naturals: dict[int, Card] = {}
     wilds: list[Card] = []
     for c in cards:
-        if c.rank is None or (rules.is_wild(c) and c.suit != suit):
+        if c.rank is None or (rules.is_wild(c) and (c.suit != suit or rules.wild_ranks_always_wild)):
             wilds.append(c)  # a joker, or a wild-rank card that cannot be itself here
             continue
         if c.suit != suit:
@@ -249,9 +249,9 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
         for i in range(len(spare) - below):
             trial[hi + 1 + i] = spare[below + i]
         order = sorted(trial)
-        breaks = wild_rule_breaks([wild_at(p, trial[p], suit) for p in order], floating, rules)
+        breaks = wild_rule_breaks([wild_at(p, trial[p], suit, rules.always_wild) for p in order], floating, rules)
         if not breaks:
-            result = run_meld(tuple((p, trial[p]) for p in order), suit)
+            result = run_meld(tuple((p, trial[p]) for p in order), suit, rules)
             placed = [(trial[p], "low" if p < table.low else "high" if p > table.high else "gap")
                       for p in order if p not in occupied]
             return LayoffRuling(True, result, [], placed)
@@ -264,7 +264,7 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
 def _floating(rules: Rules, layout: dict[int, Card], spare: list[Card], suit: Suit) -> int:
     """How many of the run's end wild cards the natural cards leave free to sit at the other end, as ``analyze``
     counts them: the wild cards already on the table do not fix the place of another one."""
-    naturals = sorted(p for p, c in layout.items() if not wild_at(p, c, suit))
+    naturals = sorted(p for p, c in layout.items() if not wild_at(p, c, suit, rules.always_wild))
     length = len(layout) + len(spare)
     if ace_flips(naturals, length, rules.ace):
         return length - len(naturals)
@@ -276,9 +276,9 @@ def _floating(rules: Rules, layout: dict[int, Card], spare: list[Card], suit: Su
     return outer if len(end_spreads(naturals[0], naturals[-1], outer, bounds, length)) > 1 else 0
 
 
-def run_meld(layout: tuple[tuple[int, Card], ...], suit: Suit) -> Meld:
+def run_meld(layout: tuple[tuple[int, Card], ...], suit: Suit, rules: Rules) -> Meld:
     """A valid run laid out as ``layout`` (position, card), its wild cards where they lie."""
-    wilds = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit)]
+    wilds = [(c, str(position_card(p, suit))) for p, c in layout if wild_at(p, c, suit, rules.always_wild)]
     return Meld(tuple(c for _, c in layout), "run", True, [], wilds, None, suit, layout)
 
 
@@ -316,6 +316,9 @@ def _swap(rules: Rules, table: Meld, card: Card) -> SwapRuling:
         problems.append(Violation("swap_not_allowed"))
     if not represents:
         return SwapRuling(False, represents, problems + [Violation("swap_no_wild")], table)
+    if rules.wild_ranks_always_wild and rules.is_wild(card):  # (only a natural card takes a wild card's place)
+        return SwapRuling(False, represents, problems + [Violation("swap_wild_card", None, {"card": str(card)})],
+                          table)
     target = None
     for wild, stands in represents:
         matches = (card.rank is not None and
@@ -330,7 +333,7 @@ def _swap(rules: Rules, table: Meld, card: Card) -> SwapRuling:
         assert table.suit is not None
         # the wild card at that place gives way to the natural card; the rest of the run stays where it lies
         result = run_meld(tuple((p, card if position_card(p, table.suit) == card else c) for p, c in table.layout),
-                          table.suit)
+                          table.suit, rules)
     else:
         after = list(table.cards)
         after[after.index(target)] = card

@@ -76,6 +76,8 @@ CODES: dict[str, Code] = {
     "swap_no_wild": Code("rule-joker-swap", N_("This meld has no wild card to swap.")),
     "swap_wrong_card": Code("rule-joker-swap", N_("%(card)s is not the card a wild card here stands for "
                                                   "(%(represents)s).")),
+    "swap_wild_card": Code("rule-wilds", N_("%(card)s is a wild card at this table, never a natural one: only a "
+                                           "natural card takes a wild card's place.")),
     # buy rulings (reasons, not violations)
     "no_callers": Code("rule-buying", N_("Nobody asked for the discard.")),
     "current_player_first": Code(

@@ -1,5 +1,5 @@
 """The same question asked in equivalent ways gets the same answer, across the families and the house rules on
-wild cards and aces (hypothesis, derandomised under CI):
+wild cards (wild ranks that are always wild among them) and aces (hypothesis, derandomised under CI):
 
 - the cards of melds ``check`` accepts make the contract for ``arrange``, and whatever ``arrange`` melds passes
   ``check``;
@@ -36,6 +36,9 @@ RULESETS = [
     ("progressive", (), {"second_wild_needs_fixed_position": True}),
     ("contract", (), {}),
     ("contract", ("twos_wild",), {}),
+    ("contract", ("twos_wild",), {"wild_ranks_always_wild": True}),
+    ("progressive", ("california",), {"wild_ranks_always_wild": True}),
+    ("liverpool", (), {"wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True}),
     ("contract", (), {"ace": "high"}),
 ]
 SUITS = list(Suit)

@@ -11,7 +11,9 @@ from tests.kit import rules
 any_card = st.sampled_from(list(NATURALS) + [JOKER])
 meld = st.lists(any_card, min_size=1, max_size=8)
 options = st.sampled_from([{}, {"ace": "low"}, {"ace": "high"}, {"run_max_wilds_per_4": 1},
-                           {"second_wild_needs_fixed_position": True}, {"set_min_naturals": 2}])
+                           {"second_wild_needs_fixed_position": True}, {"set_min_naturals": 2},
+                           {"wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True},
+                           {"wild_ranks": ["JK", "2"]}])
 
 
 def summary(reading):
