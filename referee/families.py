@@ -135,6 +135,14 @@ OPTIONS: dict[str, Option] = {
         Option("joker_swap", "bool", N_("Joker swap"),
                N_("On your turn you may trade the natural card a joker on the table stands for, and take the joker."),
                "rule-joker-swap", screens=BOTH),
+        Option("joker_swap_jokers_only", "bool", N_("Joker swap: jokers only"),
+               N_("Only a joker is taken back in a swap, never a card of another wild rank (a wild 2)."),
+               "rule-joker-swap", screens=BOTH),
+        Option("joker_swap_runs_only", "bool", N_("Joker swap: from runs only"),
+               N_("A wild card is taken back only from a run, never from a set."), "rule-joker-swap", screens=BOTH),
+        Option("joker_swap_before_down", "bool", N_("Joker swap: before going down only"),
+               N_("Only a player who has not gone down yet may take a joker back."), "rule-joker-swap",
+               screens=BOTH),
         Option("buy_limit", "int_or_null", N_("Buys per hand"),
                N_("Buys per player per hand (0: no buying; empty: no limit)."), "rule-buy-limit", minimum=0,
                maximum=20, empty=N_("no limit"), zero=N_("no buying"), screens=BOTH),
@@ -265,6 +273,9 @@ _COMMON_DEFAULTS: dict[str, Any] = {
     "contract_extra_cards": False,
     "lay_off_same_turn": False,
     "joker_swap": False,
+    "joker_swap_jokers_only": False,
+    "joker_swap_runs_only": False,
+    "joker_swap_before_down": False,
     "wild_ranks_always_wild": False,
     "buy_limit": 3,
     "stock_exhausted": "reshuffle",
@@ -443,6 +454,9 @@ class HouseRules:
     contract_extra_cards: bool = False
     lay_off_same_turn: bool = False
     joker_swap: bool = False
+    joker_swap_jokers_only: bool = False
+    joker_swap_runs_only: bool = False
+    joker_swap_before_down: bool = False
     buy_limit: int | None = 3
     stock_exhausted: str = "reshuffle"  # "reshuffle" | "end_hand"
     hands: int = 7
@@ -502,6 +516,9 @@ class Rules:
     contract_extra_cards = _HouseRule[bool]()
     lay_off_same_turn = _HouseRule[bool]()
     joker_swap = _HouseRule[bool]()
+    joker_swap_jokers_only = _HouseRule[bool]()
+    joker_swap_runs_only = _HouseRule[bool]()
+    joker_swap_before_down = _HouseRule[bool]()
     buy_limit = _HouseRule[int | None]()
     stock_exhausted = _HouseRule[str]()
     exact_cut_bonus = _HouseRule[int]()

@@ -292,12 +292,13 @@ class SwapRuling:
     rules: list[str] = field(default_factory=list)  # the rule anchors the ruling rests on
 
 
-def swap(rules: Rules, meld: Sequence[Card], card: Card, kind: str | None = None) -> SwapRuling:
+def swap(rules: Rules, meld: Sequence[Card], card: Card, kind: str | None = None, down: bool = False) -> SwapRuling:
     """May ``card`` (a natural card from hand) take the place of a wild card on ``meld``? ``kind`` says how the
-    meld was put down where its cards could be either."""
+    meld was put down where its cards could be either; ``down``: the player swapping has gone down (some tables
+    let only a player who has not take a joker back)."""
     first: SwapRuling | None = None
     for table in table_readings(rules, meld, kind):
-        ruling = _swap(rules, table, card)
+        ruling = _swap(rules, table, card, down)
         if first is None:
             first = ruling
         if ruling.valid or not any(v.code == "swap_wrong_card" for v in ruling.violations):
@@ -309,26 +310,29 @@ def swap(rules: Rules, meld: Sequence[Card], card: Card, kind: str | None = None
     return ruling
 
 
-def _swap(rules: Rules, table: Meld, card: Card) -> SwapRuling:
+def _swap(rules: Rules, table: Meld, card: Card, down: bool) -> SwapRuling:
     represents = list(table.wilds)
     problems: list[Violation] = []
     if not rules.joker_swap:
         problems.append(Violation("swap_not_allowed"))
+    elif down and rules.joker_swap_before_down:
+        problems.append(Violation("swap_after_down"))
+    if rules.joker_swap_runs_only and table.kind == "set":
+        problems.append(Violation("swap_from_set"))
     if not represents:
         return SwapRuling(False, represents, problems + [Violation("swap_no_wild")], table)
     if rules.wild_ranks_always_wild and rules.is_wild(card):  # (only a natural card takes a wild card's place)
         return SwapRuling(False, represents, problems + [Violation("swap_wild_card", None, {"card": str(card)})],
                           table)
-    target = None
-    for wild, stands in represents:
-        matches = (card.rank is not None and
-                   (stands == str(card) if table.kind == "run" else card.rank.symbol == stands))
-        if matches:
-            target = wild
-            break
+    matching = [wild for wild, stands in represents if card.rank is not None and
+                (stands == str(card) if table.kind == "run" else card.rank.symbol == stands)]
+    # (a joker first, where a wild 2 of a set stands for the same card: some tables take back jokers only)
+    target = next((w for w in matching if w.rank is None), matching[0] if matching else None)
     if target is None:
         return SwapRuling(False, represents, problems + [Violation("swap_wrong_card", None, {
             "card": str(card), "represents": [s for _, s in represents]})], table)
+    if rules.joker_swap_jokers_only and target.rank is not None:
+        problems.append(Violation("swap_not_a_joker", None, {"card": str(target)}))
     if table.kind == "run":
         assert table.suit is not None
         # the wild card at that place gives way to the natural card; the rest of the run stays where it lies

@@ -76,6 +76,12 @@ CODES: dict[str, Code] = {
     "swap_no_wild": Code("rule-joker-swap", N_("This meld has no wild card to swap.")),
     "swap_wrong_card": Code("rule-joker-swap", N_("%(card)s is not the card a wild card here stands for "
                                                   "(%(represents)s).")),
+    "swap_not_a_joker": Code("rule-joker-swap", N_("Only a joker is taken back at this table: %(card)s stays in "
+                                                  "the meld.")),
+    "swap_from_set": Code("rule-joker-swap", N_("A wild card is taken back only from a run at this table, not "
+                                               "from a set.")),
+    "swap_after_down": Code("rule-joker-swap", N_("Only a player who has not gone down yet takes a joker back at "
+                                                 "this table.")),
     "swap_wild_card": Code("rule-wilds", N_("%(card)s is a wild card at this table, never a natural one: only a "
                                            "natural card takes a wild card's place.")),
     # buy rulings (reasons, not violations)

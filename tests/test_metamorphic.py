@@ -39,6 +39,7 @@ RULESETS = [
     ("contract", ("twos_wild",), {"wild_ranks_always_wild": True}),
     ("progressive", ("california",), {"wild_ranks_always_wild": True}),
     ("liverpool", (), {"wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True}),
+    ("contract", ("twos_wild",), {"joker_swap": True, "joker_swap_jokers_only": True, "joker_swap_runs_only": True}),
     ("contract", (), {"ace": "high"}),
 ]
 SUITS = list(Suit)

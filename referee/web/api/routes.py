@@ -244,7 +244,7 @@ def swap(data: dict[str, Any]) -> Response:
     rules = rules_from(data)
     meld = cards_field(need(data, "meld"), "meld", maximum=20)
     card = cards_field([need(data, "card")], "card")[0]
-    ruling = table.swap(rules, meld, card, kind_field(data))
+    ruling = table.swap(rules, meld, card, kind_field(data), bool_field(data, "down", False))
     return jsonify({
         "valid": ruling.valid,
         "represents": [{"card": str(c), "as": a} for c, a in ruling.represents],

@@ -67,6 +67,7 @@ class LayoffForm(TableForm):
 class SwapForm(TableForm):
     meld = StringField(_l("The meld on the table"), validators=[Length(max=120)])
     card = StringField(_l("Your natural card"), validators=[Length(max=10)])
+    down = BooleanField(_l("My contract is down"))
 
 
 class BuyForm(TableForm):

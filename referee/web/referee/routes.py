@@ -232,7 +232,7 @@ def rule_swap(rules: Rules, form: SwapForm) -> Outcome:
     if not meld or len(card) != 1:
         raise Refusal("swap_input", "card")
     try:
-        ruling = table.swap(rules, meld, card[0])
+        ruling = table.swap(rules, meld, card[0], down=bool(form.down.data))
     except table.TableError:
         raise Refusal("meld_invalid", "meld") from None
     head = gettext("Yes: take the joker.") if ruling.valid else gettext("No.")
