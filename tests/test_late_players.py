@@ -272,3 +272,15 @@ def test_a_hand_before_the_late_player_sat_down_is_corrected_without_them(client
     assert state(client, game)["hands"][0]["penalties"] == {"Ann": 0, "Ben": 10, "Cy": 10}
     live = client.get(f"/g/{game['edit_token']}").get_data(as_text=True)
     assert 'data-seat="2"' in live and 'name="out" value="2"' in live  # hand 3: Dee plays
+
+
+def test_the_chart_draws_a_late_players_line_from_their_starting_score(client):
+    import re
+    game = TestAGameInProgress().two_hands(client)
+    join(client, game, "Dee", start=40)  # the last seat
+    hand(client, game, 3, "Dee", {"Ann": ["K"], "Ben": ["7"], "Cy": ["7"]})
+    html = client.get(f"/g/{game['edit_token']}").get_data(as_text=True)
+    lines = re.findall(r'<polyline points="([^"]+)"', html)
+    assert [len(points.split()) for points in lines] == [4, 4, 4, 2]  # hands 0-3; Dee: after hand 2, after hand 3
+    start, after = lines[3].split()
+    assert start.split(",")[1] == after.split(",")[1]  # 40 both: Dee went out in hand 3

@@ -57,6 +57,7 @@ class State:
     replays: list[HandRow] = field(default_factory=list)  # the last hand replayed to break a tie
     ended_early: bool = False  # the table stopped before the last hand: standings of the hands played
     start: dict[str, int] = field(default_factory=dict)  # the starting score of each player who sat down late
+    joined: dict[str, int] = field(default_factory=dict)  # the first hand of each player who sat down late
 
     @property
     def replay_due(self) -> bool:
@@ -126,7 +127,8 @@ def state(game: Game) -> State:
     finished = len(rows) >= len(rules.hands) or ended_early
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
-               ended_early=ended_early, start=start)
+               ended_early=ended_early, start=start,
+               joined={p.name: p.joined_hand for p in game.players if (p.joined_hand or 1) > 1})
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer, joined(game))
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first

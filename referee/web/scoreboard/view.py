@@ -152,7 +152,7 @@ def drawn_history(st: Any, can_edit: bool, token: str) -> Markup:
         return tuple((r.number, r.out, tuple(r.penalties.get(n) for n in names)) for r in rows)
 
     key = (lang(), request.script_root, can_edit, token if can_edit else "", len(st.rules.hands), names,
-           scores(st.hands), scores(st.replays), tuple(st.start.get(n) for n in names))
+           scores(st.hands), scores(st.replays), tuple((st.start.get(n), st.joined.get(n)) for n in names))
     kept: Boards = current_app.extensions["histories"]
     html = kept.get(key)
     if html is None:
@@ -262,6 +262,7 @@ def chart(st: Any) -> dict[str, Any] | None:
     series = []
     for k, name in enumerate(st.names):
         pts = [(xs[i], ys.get(v) or ys.setdefault(v, f"{y(v):.1f}")) for i, v in enumerate((0, *st.running[name]))]
+        pts = pts[st.joined.get(name, 1) - 1:]  # a player who sat down late: from their starting score on
         color, marker = PALETTE[k % len(PALETTE)], MARKERS[k % len(MARKERS)]
         dash = "" if k < 4 else "5 3"
         plot.append(_LINE.format(points=" ".join(f"{a},{b}" for a, b in pts), color=color,
