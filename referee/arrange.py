@@ -500,11 +500,11 @@ def _arrange(rules: Rules, hand: int, cards: Sequence[Card], budget: Budget) -> 
         return Arrangement(False, unused=cards, missing=None, violations=bad)
     pool = [0] * len(NATURALS)
     jokers: list[Card] = []
-    always = rules.wild_ranks_always_wild  # (a wild-rank card is then as wild as a joker: never itself)
-    dual_cards = [] if always else [c for c in cards if c.rank is not None and rules.is_wild(c)]
+    always = rules.always_wild  # (the wild ranks whose cards are as wild as a joker: never themselves)
+    dual_cards = [c for c in cards if c.rank is not None and rules.is_wild(c) and c.rank not in always]
     duals = frozenset(INDEX[c] for c in dual_cards)
     for c in cards:
-        if c.rank is None or (always and rules.is_wild(c)):
+        if c.rank is None or c.rank in always:
             jokers.append(c)
         else:
             pool[INDEX[c]] += 1

@@ -129,9 +129,9 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
     sizes = sorted((s.size for s in specs), reverse=True)
     k = len(sizes)
     least = min(sizes)
-    always = rules.wild_ranks_always_wild  # (a wild-rank card is then as wild as a joker: never itself)
-    jokers = [c for c in cards if c.rank is None or (always and rules.is_wild(c))]
-    duals = [] if always else [c for c in cards if c.rank is not None and rules.is_wild(c)]
+    always = rules.always_wild  # (the wild ranks whose cards are as wild as a joker: never themselves)
+    jokers = [c for c in cards if c.rank is None or c.rank in always]
+    duals = [c for c in cards if c.rank is not None and rules.is_wild(c) and c.rank not in always]
     duals_left = list(duals)  # the wild-rank cards not standing for themselves in a run
     left: dict[tuple[int, int], list[Card]] = {}  # (suit, rank) -> natural cards still to place
     for c in cards:

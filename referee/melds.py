@@ -120,11 +120,11 @@ def readings(cards: Sequence[Card], rules: Rules, index: int | None = None) -> l
 def _best(cards: tuple[Card, ...], rules: Rules, index: int | None, only: str | None) -> _Attempt:
     """The best reading of ``cards``, of the kind ``only`` where it is given."""
     wild_ranks = rules.wild_ranks
-    always = rules.wild_ranks_always_wild  # (a wild-rank card is then as wild as a joker)
+    always = rules.always_wild  # (the wild ranks whose cards are as wild as a joker: never themselves)
     plain: list[Card] = []
     jokers: list[Card] = []
     for c in cards:
-        if c.rank is None or (always and c.rank in wild_ranks):
+        if c.rank is None or c.rank in always:
             jokers.append(c)
         else:
             plain.append(c)

@@ -252,6 +252,22 @@ class Result:
     tie_hand: int | None = None  # the number of the hand whose scores break a tie
 
 
+# The starting scores a table gives a player who sits down after the game began, besides a number it types (the
+# documents are silent: a house choice, "highest" by default)
+START_CHOICES = ("highest", "lowest", "zero")
+
+
+def starting_score(choice: str, so_far: Sequence[int]) -> int:
+    """The starting score ``choice`` gives, from the totals so far (none before the first hand: 0).
+
+    >>> starting_score("highest", [15, 25, 5]), starting_score("lowest", [15, 25, 5]), starting_score("highest", [])
+    (25, 5, 0)
+    """
+    if choice == "zero" or not so_far:
+        return 0
+    return max(so_far) if choice == "highest" else min(so_far)
+
+
 def totals(players: Sequence[str], hands: Sequence[dict[str, int]],
            start: Mapping[str, int] | None = None) -> dict[str, int]:
     """Each player's total: ``start`` (the score a player who sat down late was given, 0 for everyone else), and

@@ -321,7 +321,7 @@ def _swap(rules: Rules, table: Meld, card: Card, down: bool) -> SwapRuling:
         problems.append(Violation("swap_from_set"))
     if not represents:
         return SwapRuling(False, represents, problems + [Violation("swap_no_wild")], table)
-    if rules.wild_ranks_always_wild and rules.is_wild(card):  # (only a natural card takes a wild card's place)
+    if card.rank in rules.always_wild:  # (only a natural card takes a wild card's place)
         return SwapRuling(False, represents, problems + [Violation("swap_wild_card", None, {"card": str(card)})],
                           table)
     matching = [wild for wild, stands in represents if card.rank is not None and

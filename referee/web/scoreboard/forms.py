@@ -200,7 +200,7 @@ class SeatMoveForm(FlaskForm):
 
 class JoinForm(FlaskForm):
     """A player who sits down between hands: their name, at whose left they sit (a seat), and their starting
-    score: one of ``seating.START_CHOICES``, or "number" with ``points``."""
+    score: one of ``scoring.START_CHOICES``, or "number" with ``points``."""
 
     name = StringField()
     after = WholeNumberField(validators=[Optional(), NumberRange(min=0)])

@@ -84,7 +84,7 @@ def _totals(names: list[str], rows: list[HandRow],
 
 def joined(game: Game) -> list[int]:
     """The first hand each seat plays (1, except a player who sat down after the game began)."""
-    return [p.joined_hand or 1 for p in game.players]
+    return [p.joined_hand for p in game.players]
 
 
 def start_totals(game: Game) -> dict[str, int]:
@@ -94,7 +94,7 @@ def start_totals(game: Game) -> dict[str, int]:
 
 def absent(game: Game, number: int) -> set[int]:
     """The seats of the players who sat down after hand ``number``."""
-    return {p.seat for p in game.players if (p.joined_hand or 1) > number}
+    return {p.seat for p in game.players if p.joined_hand > number}
 
 
 _SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)
@@ -111,7 +111,7 @@ def totals(game: Game) -> dict[str, int]:
 
 def _summed(game: Game, scores: Any) -> dict[str, int]:
     """Each player's total from the rows of ``_SCORES``."""
-    summed = {p.seat: p.start_total or 0 for p in game.players}
+    summed = {p.seat: p.start_total for p in game.players}
     for seat, penalty, bonus in scores:
         summed[seat] += net_score(penalty, bonus)
     return {p.name: summed[p.seat] for p in game.players}
@@ -128,7 +128,7 @@ def state(game: Game) -> State:
     current = None if finished else len(rows) + 1
     st = State(game, rules, names, rows, totals, running, current, finished, replays=replays,
                ended_early=ended_early, start=start,
-               joined={p.name: p.joined_hand for p in game.players if (p.joined_hand or 1) > 1})
+               joined={p.name: p.joined_hand for p in game.players if p.joined_hand > 1})
     if current is not None:
         order = deal_order(rules, names, current, game.first_dealer, joined(game))
         st.dealer, st.cutter, st.first = order.dealer, order.cutter, order.first

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ...errors import RefereeError
 from ...families import FAMILIES, SETUP, preview
+from ...scoring import START_CHOICES, starting_score
 from .. import jsonio, public
 from .. import options as house
 from ..errors import Refusal, error_text, status_of
@@ -136,12 +137,11 @@ def _players_context(game: Any, token: str, **extra: Any) -> dict[str, Any]:
         f = RenameForm(formdata=None, seat=p.seat, name=p.name)
         forms.append((p, f))
     st = gamestate.state(game)
-    so_far = list(st.totals.values()) if st.hands else [0]
     ctx = dict(game=game, token=token, st=st, rename_forms=forms, move_form=SeatMoveForm(),
                can_move=not game.hands_recorded, error=None, error_seat=None,
                join_form=JoinForm(formdata=None, after=len(game.players) - 1),
                can_join=st.current is not None and len(game.players) < st.rules.family.players[1],
-               starts={"highest": max(so_far), "lowest": min(so_far), "zero": 0})
+               starts={c: starting_score(c, list(st.totals.values()) if st.hands else []) for c in START_CHOICES})
     ctx.update(extra)
     return ctx
 

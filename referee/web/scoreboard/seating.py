@@ -10,6 +10,7 @@ from sqlalchemy import select, update
 
 from ...history import PlayerJoined, PlayerLeft
 from ...i18n import N_
+from ...scoring import START_CHOICES, starting_score
 from ..errors import Refusal
 from ..models import Buy, Change, Down, Game, GroupGame, Member, Player, Result, db, now
 from .create import clean_name, name_key
@@ -99,7 +100,6 @@ def reorder_seats(game: Game, order: Any, via: str = "edit link") -> None:
 
 
 # ------------------------------------------------------------------------------------------- a late player
-START_CHOICES = ("highest", "lowest", "zero")  # the starting scores a table gives, besides a number typed
 START_MOST = 100_000
 
 
@@ -143,11 +143,10 @@ def join_player(game: Game, name: Any, after: Any = None, start: Any = "highest"
 
 
 def _start(game: Game, start: Any) -> int:
-    """The starting score ``start`` says, from the totals so far (before anyone's first hand: 0)."""
+    """The starting score ``start`` says: a number typed, or the engine's choice from the totals so far."""
     if isinstance(start, int):
         return start
-    so_far = list(totals(game).values()) if game.hands_recorded else [0]
-    return {"highest": max(so_far), "lowest": min(so_far), "zero": 0}[start]
+    return starting_score(start, list(totals(game).values()) if game.hands_recorded else [])
 
 
 def _roster_spelling(game: Game, name: str) -> str:
