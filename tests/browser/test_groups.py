@@ -63,7 +63,7 @@ def test_a_groups_evenings(browser, live_server, lang):
     assert fits_phone(page)
     shot(page, f"group-{lang}-03-new-game")
     page.click("button[name=start]")
-    assert page.locator(".group-link a").count() == 1
+    expect(page.locator(".group-link a")).to_have_count(1)  # waits for the game's page to load
     play(page, FIRST)
     assert page.locator(".final .winner").inner_text().count("Ann") == 1
     assert page.locator("form.rematch button").count() == 1  # this phone holds the group's edit link
@@ -101,7 +101,7 @@ def test_a_groups_evenings(browser, live_server, lang):
 
     # rematch: the same four in the same seats, the first deal moved on from Cy to Dee
     page.locator("form.rematch button").click()
-    assert page.locator("#record input[name=out]").count() == 4
+    expect(page.locator("#record input[name=out]")).to_have_count(4)  # waits for the new game's page to load
     names = page.locator("#record fieldset.out label").all_inner_texts()
     assert [n.strip() for n in names] == ["Ben", "Cy", "Dee", "eve"]
     assert page.locator("dl.deal div:nth-child(2) dd").inner_text() == "Dee"
@@ -109,7 +109,7 @@ def test_a_groups_evenings(browser, live_server, lang):
     page.click(".group-link a")
     expect(page.locator("ul.group-games li")).to_have_count(3)  # waits for the group's page to load
     page.click("a[href$='/share']")
-    assert page.locator(".qr svg").count() == 2
+    expect(page.locator(".qr svg")).to_have_count(2)
     shot(page, f"group-{lang}-10-share")
     assert problems == []
     ctx.close()
