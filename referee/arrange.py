@@ -174,7 +174,7 @@ class _Search:
             spare_suit = min(range(4), key=lambda si: suits[si])
             for m in specs:
                 if m.kind == "set":
-                    forced = min(m.size, max(1, rules.set_min_naturals))
+                    forced = min(m.size, self.set_naturals(m.size))
                     self.generic[("set", m.size)] = _Candidate(("set", 13, 0, 0), (), m.size,
                                                                ("set", spare_rank, m.size), forced)
                 else:
@@ -193,11 +193,16 @@ class _Search:
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
         self.duals = duals
-        self.min_naturals = max(1, rules.set_min_naturals)
         self.run_cache: dict[tuple[Any, ...], tuple[int, list[_Candidate], list[int]]] = {}
         self.set_cache: dict[tuple[Any, ...], Sequence[_Candidate]] = {}
         self.exact: dict[tuple[Any, ...], tuple[int, list[_Candidate]]] = {}  # state -> its cheapest completion
         self.at_least: dict[tuple[Any, ...], int] = {}  # state -> a cost its completions cannot go below
+
+    def set_naturals(self, size: int) -> int:
+        """The natural cards a contract set of ``size`` needs: one at least, the house rule's minimum, and no
+        fewer than its wild cards where they may not outnumber them."""
+        least = max(1, self.rules.set_min_naturals)
+        return max(least, (size + 1) // 2) if self.rules.wilds_at_most_naturals else least
 
     # ---- candidates
     def _suit_runs(self, size: int, si: int, present: tuple[bool, ...], budget: int) -> list[_Candidate]:
@@ -274,11 +279,13 @@ class _Search:
         wild_count = size - len(used)
         forced = 0
         wild: tuple[int, ...] = tuple(p for p in range(start, start + size) if p not in used)
-        if wild_count and (self.rules.run_max_wilds_per_4 is not None
+        if wild_count and (self.rules.run_max_wilds_per_4 is not None or self.rules.wilds_at_most_naturals
                            or self.rules.second_wild_needs_fixed_position):
             if self.relaxed:
                 wild = wild_places(start, size, frozenset(used), self.rules)
                 forced = wild_count - len(wild)
+            elif self.rules.wilds_at_most_naturals and 2 * wild_count > size:
+                return None
             else:
                 flags = [p not in used for p in range(start, start + size)]
                 inside = used[-1] - used[0] + 1 - len(used)
@@ -320,7 +327,7 @@ class _Search:
         if hit is not None:
             return hit
         wild_rank = tuple(r * 4 + s in self.duals for s in range(4)) if self.duals else _NO_WILD_RANK
-        out, tried = _rank_sets(size, r, held, wild_rank, self.min_naturals, self.relaxed)
+        out, tried = _rank_sets(size, r, held, wild_rank, self.set_naturals(size), self.relaxed)
         self.spend(tried)  # (the same steps whether this process worked them out before or not)
         self.set_cache[key] = out
         return out
@@ -474,6 +481,8 @@ def arrangement_rules(rules: Rules, contract: Contract, a: Arrangement) -> list[
             why.append("rule-run-wilds")
         if rules.second_wild_needs_fixed_position:
             why.append("rule-second-wild")
+        if rules.wilds_at_most_naturals:
+            why.append("rule-wilds")
     if a.possible and any(len(m) > spec.size for m, spec in zip(a.melds, _by_kind(contract, a.kinds))):
         why.append("rule-going-down")
     return cite(a.violations, why)
@@ -653,7 +662,7 @@ def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules
                     continue
                 for trial in ([card] + meld, meld + [card]):
                     budget.spend(8)  # a meld reading costs about as much as eight search steps
-                    reading = analyze(trial, rules, kind=kind)
+                    reading = analyze(trial, rules, kind=kind, contract=True)
                     if reading.valid and reading.kind == kind:
                         melds[i] = trial
                         unused.remove(card)
@@ -687,7 +696,7 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
 
     def makes(meld: tuple[Card, ...], kind: str) -> bool:
         if (meld, kind) not in memo:
-            reading = analyze(meld, rules, kind=kind)
+            reading = analyze(meld, rules, kind=kind, contract=True)
             memo[(meld, kind)] = reading.valid and reading.kind == kind
         return memo[(meld, kind)]
 

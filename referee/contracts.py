@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .cards import Card
 from .families import Contract, Rules
-from .melds import Meld, analyze, could_be_either, meld_rules
+from .melds import Meld, analyze, could_be_either, for_the_contract, meld_rules
 from .verdicts import Violation, cite
 
 
@@ -80,8 +80,8 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
         # as the other kind never changes how many melds there are)
         readings, found = _as_the_contract_needs(contract, melds, readings, found, rules)
     violations = copies_violations(melds, rules)
-    for r in readings:
-        violations.extend(r.violations)
+    for i, r in enumerate(readings):
+        violations.extend(for_the_contract(r, rules, i).violations)
     violations.extend(found)
     if contract.no_discard and cards_left is not None and cards_left > 0:
         violations.append(Violation("final_hand_cards_left", None, {"count": cards_left}))

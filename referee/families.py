@@ -124,6 +124,9 @@ OPTIONS: dict[str, Option] = {
         Option("run_max_wilds_per_4", "int_or_null", N_("Wild cards in any four of a run"),
                N_("At most this many wild cards in any four cards in a row of a run (empty: no limit)."),
                "rule-run-wilds", minimum=1, maximum=3, empty=N_("no limit"), screens=BOTH),
+        Option("wilds_at_most_naturals", "bool", N_("No more wild cards than natural cards"),
+               N_("A meld put down for the contract holds no more wild cards than natural cards (as many is fine); "
+                  "laying off has no such limit."), "rule-wilds", screens=BOTH),
         Option("second_wild_needs_fixed_position", "bool", N_("Second wild card only in a fixed place"),
                N_("A second wild card in a meld only where the natural cards fix its place."), "rule-second-wild",
                screens=BOTH),
@@ -277,6 +280,7 @@ _COMMON_DEFAULTS: dict[str, Any] = {
     "joker_swap_runs_only": False,
     "joker_swap_before_down": False,
     "wild_ranks_always_wild": False,
+    "wilds_at_most_naturals": False,
     "buy_limit": 3,
     "stock_exhausted": "reshuffle",
     "hands": 7,
@@ -450,6 +454,7 @@ class HouseRules:
     wild_ranks_always_wild: bool = False
     set_min_naturals: int = 1
     run_max_wilds_per_4: int | None = None
+    wilds_at_most_naturals: bool = False
     second_wild_needs_fixed_position: bool = False
     contract_extra_cards: bool = False
     lay_off_same_turn: bool = False
@@ -512,6 +517,7 @@ class Rules:
     wild_ranks_always_wild = _HouseRule[bool]()
     set_min_naturals = _HouseRule[int]()
     run_max_wilds_per_4 = _HouseRule[int | None]()
+    wilds_at_most_naturals = _HouseRule[bool]()
     second_wild_needs_fixed_position = _HouseRule[bool]()
     contract_extra_cards = _HouseRule[bool]()
     lay_off_same_turn = _HouseRule[bool]()

@@ -37,13 +37,16 @@ from .melds import HIGH_ACE, LOW_ACE, ace_flips, end_spreads, position_card, run
 def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -> tuple[int, ...]:
     """The most places of the run ``start``…``start + size - 1`` (positions) that wild cards may fill under the
     house rules, given the places ``naturals`` that hold natural cards; the other free places are left for
-    natural cards. A run needs one natural card at least."""
+    natural cards. A run needs one natural card at least, and where wild cards may not outnumber natural cards,
+    as many natural cards as wild cards (fewer wild cards never break a house rule that more of them keep)."""
     limit = rules.run_max_wilds_per_4
     second = rules.second_wild_needs_fixed_position
     if limit is None and not second:
         free = [p for p in range(start, start + size) if p not in naturals]
-        return tuple(free if naturals else free[1:])
-    return _limited_wild_places(start, size, naturals, limit, second, rules.ace)
+        wild = tuple(free if naturals else free[1:])
+    else:
+        wild = _limited_wild_places(start, size, naturals, limit, second, rules.ace)
+    return wild[:size // 2] if rules.wilds_at_most_naturals else wild
 
 
 @lru_cache(maxsize=1 << 16)
@@ -337,6 +340,8 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
                                                                   hi2 - lo2 + 1)) > 1 else 0
                 if ace_flips(nat, hi2 - lo2 + 1, rules.ace):
                     floating = sum(flags)
+                if rules.wilds_at_most_naturals and 2 * sum(flags) > len(flags):
+                    continue
                 if not wild_rule_breaks(flags, floating, rules):
                     out[i] = new
                     low, high = lo2, hi2

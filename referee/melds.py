@@ -73,8 +73,11 @@ class _Attempt:
     wild_count: int = 0
 
 
-def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None, kind: str | None = None) -> Meld:
-    """Read ``cards`` as a set or a run under ``rules``. ``index`` is the meld's number in its verdict.
+def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None, kind: str | None = None,
+            contract: bool = False) -> Meld:
+    """Read ``cards`` as a set or a run under ``rules``. ``index`` is the meld's number in its verdict;
+    ``contract``: the meld is put down for the contract (the house rules that hold only then apply too: a meld
+    on the table, laid off on, is read without them).
 
     A meld is whatever its place needs it to be, where its cards allow: with ``kind`` ("set" or "run") given,
     the cards are read as that kind when they make a valid one (one natural card and wild cards are both a set
@@ -91,7 +94,19 @@ def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None, kind:
     found: str | None = best.kind
     if not any(c.rank is not None for c in cards):
         found = None
-    return Meld(cards, found, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+    meld = Meld(cards, found, not best.violations, best.violations, best.wilds, best.rank, best.suit, best.layout)
+    return for_the_contract(meld, rules, index) if contract else meld
+
+
+def for_the_contract(meld: Meld, rules: Rules, index: int | None = None) -> Meld:
+    """``meld`` (a valid reading, with the fewest wild cards its cards allow) held to the house rules that apply
+    only to a meld put down for the contract: wild cards no more than natural cards."""
+    wilds = len(meld.wilds)
+    if rules.wilds_at_most_naturals and meld.valid and 2 * wilds > len(meld.cards):
+        meld.valid = False
+        meld.violations = [Violation("wilds_outnumber_naturals", index, {
+            "wilds": wilds, "naturals": len(meld.cards) - wilds})]
+    return meld
 
 
 def could_be_either(cards: Sequence[Card], rules: Rules) -> bool:

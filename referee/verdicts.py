@@ -51,6 +51,9 @@ CODES: dict[str, Code] = {
                            "most %(maximum)s.")),
     "second_wild_position": Code(
         "rule-second-wild", N_("A second wild card is allowed only where the natural cards fix its place.")),
+    "wilds_outnumber_naturals": Code(
+        "rule-wilds", N_("A meld put down for the contract may hold no more wild cards than natural cards at this "
+                         "table. Wild cards in this one: %(wilds)s; natural cards: %(naturals)s.")),
     "no_natural": Code("rule-wild-natural", N_("A meld needs at least one natural card to show what it is.")),
     "not_a_meld": Code("rule-set", N_("These cards are neither a set nor a run.")),
     # the contract

@@ -41,6 +41,10 @@ RULESETS = [
     ("liverpool", (), {"wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True}),
     ("contract", ("twos_wild",), {"joker_swap": True, "joker_swap_jokers_only": True, "joker_swap_runs_only": True}),
     ("contract", (), {"ace": "high"}),
+    ("contract", ("twos_wild",), {"wilds_at_most_naturals": True}),
+    ("liverpool", (), {"wilds_at_most_naturals": True}),
+    ("liverpool", (), {"wilds_at_most_naturals": True, "run_max_wilds_per_4": 1}),
+    ("progressive", (), {"wilds_at_most_naturals": True, "wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True}),
 ]
 SUITS = list(Suit)
 RANK_SYMBOLS = {r.symbol for r in Rank}

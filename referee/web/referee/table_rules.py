@@ -118,9 +118,12 @@ def table_rulings(rules: Rules) -> list[Ruling]:
                          house.run_max_wilds_per_4))
     if house.second_wild_needs_fixed_position:
         wild.append(gettext("A second wild card goes only where the natural cards fix its place."))
+    if house.wilds_at_most_naturals:
+        wild.append(gettext("A meld put down for the contract holds no more wild cards than natural cards; laying "
+                            "off has no such limit."))
     wild.append(gettext("A meld is never wild cards alone."))
     add("wilds-in-a-meld", N_("How many wild cards may a meld hold?"), " ".join(wild), "rule-set-naturals",
-        ("set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position"))
+        ("set_min_naturals", "run_max_wilds_per_4", "second_wild_needs_fixed_position", "wilds_at_most_naturals"))
     add("twos", N_("Are twos wild?"),
         _yes_no("2" in house.wild_ranks, N_("Yes: the wild cards are %(wilds)s."),
                 N_("No: the wild cards are %(wilds)s.")) % {
