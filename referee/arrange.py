@@ -49,7 +49,7 @@ from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import check, copies_violations
 from .families import Contract, MeldSpec, Rules
 from .meldall import meld_all, wild_places
-from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, wild_rule_breaks
+from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, touching_runs, wild_rule_breaks
 from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
@@ -166,7 +166,11 @@ class _Search:
         # wild cards and places longer, are candidates too.
         self.longer = supply if (rules.contract_extra_cards and supply >= 2 and (
             rules.second_wild_needs_fixed_position or rules.run_max_wilds_per_4 is not None)) else 0
-        self.generic: dict[tuple[str, int], _Candidate] = {}
+        # Where two runs of one suit may not touch (``runs_of_a_suit_apart``) and the contract asks for two runs or
+        # more: a run is tried at each place its cards allow, not only the lowest, and the runs chosen so far are
+        # part of the search's state.
+        self.apart = rules.runs_of_a_suit_apart and sum(m.kind == "run" for m in specs) > 1
+        self.generic: dict[tuple[str, int], list[_Candidate]] = {}
         if relaxed:
             counts = [sum(hand[r * 4:(r + 1) * 4]) for r in range(13)]
             spare_rank = min(range(12, -1, -1), key=lambda r: counts[r])  # a rank the hand has least of
@@ -175,8 +179,8 @@ class _Search:
             for m in specs:
                 if m.kind == "set":
                     forced = min(m.size, self.set_naturals(m.size))
-                    self.generic[("set", m.size)] = _Candidate(("set", 13, 0, 0), (), m.size,
-                                                               ("set", spare_rank, m.size), forced)
+                    self.generic[("set", m.size)] = [_Candidate(("set", 13, 0, 0), (), m.size,
+                                                                ("set", spare_rank, m.size), forced)]
                 else:
                     lo, hi = run_bounds(rules.ace, False, False)
                     shapes = []
@@ -187,8 +191,11 @@ class _Search:
                         shapes.append((m.size - len(wild), start, wild))
                     if shapes:
                         forced, start, wild = min(shapes)
-                        self.generic[("run", m.size)] = _Candidate(
-                            ("run", (), m.size), (), m.size, ("run", spare_suit, start, m.size, (), wild), forced)
+                        # (where runs of a suit must stay apart, one in each suit: one of them does)
+                        others = [si for si in range(4) if si != spare_suit] if self.apart else []
+                        self.generic[("run", m.size)] = [_Candidate(
+                            ("run", (), m.size, n), (), m.size, ("run", si, start, m.size, (), wild), forced)
+                            for n, si in enumerate([spare_suit] + others)]
         self.spend = budget.spend
         # runs first (largest first), then sets (largest first)
         self.specs = sorted(specs, key=lambda m: (m.kind != "run", -m.size))
@@ -251,7 +258,8 @@ class _Search:
                         if cand is not None:
                             if cand.cost <= budget and (cand.key not in out or out[cand.key][0] > start):
                                 out[cand.key] = (start, cand)
-                            break
+                            if not self.apart:
+                                break
             self.spend(tried)  # (spent as each lowest place is done: the clock is looked at as the work goes)
             tried = 0
         result = sorted((c for _, c in out.values()), key=_ORDER)
@@ -298,7 +306,8 @@ class _Search:
         if used[-1] == HIGH_ACE:  # but a high ace's index (rank 1) comes first
             consumed = consumed[-1:] + consumed[:-1]
         cost = wild_count + sum(1 for i in consumed if i in self.duals) if self.duals else wild_count
-        return _Candidate(("run", consumed, cost), consumed, cost, ("run", si, start, size, used, wild), forced)
+        key = ("run", consumed, cost, start) if self.apart else ("run", consumed, cost)
+        return _Candidate(key, consumed, cost, ("run", si, start, size, used, wild), forced)
 
     def _sets(self, size: int, pool: list[int], budget: int) -> list[_Candidate]:
         """Every set of ``size`` the pool allows at a cost of at most ``budget``, cheapest first. A set takes the
@@ -337,10 +346,10 @@ class _Search:
         """The candidate melds for ``spec``, cheapest first (with the nearest miss's melds of added cards)."""
         cands = self._runs(spec.size, pool, budget) if spec.kind == "run" else self._sets(spec.size, pool, budget)
         generic = self.generic.get((spec.kind, spec.size))
-        if generic is not None and generic.cost <= budget:
-            # in its place by cost and key: a generic run's key comes before its cost's others, a set's after
-            at = (bisect_left if spec.kind == "run" else bisect_right)(cands, generic.cost, key=_COST)
-            cands = cands[:at] + [generic] + cands[at:]
+        if generic is not None and generic[0].cost <= budget:
+            # in their place by cost and key: a generic run's key comes before its cost's others, a set's after
+            at = (bisect_left if spec.kind == "run" else bisect_right)(cands, generic[0].cost, key=_COST)
+            cands = cands[:at] + generic + cands[at:]
         return cands
 
     def _state(self, i: int, pool: list[int], floor: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -411,11 +420,12 @@ class _Search:
         most = supply + sum(m.size for m in self.specs) + 1
         return self.cheapest(0, pool, most, forced=most)
 
-    def cheapest(self, i: int, pool: list[int], bound: int,
-                 floor: tuple[Any, ...] = (), forced: int = 0) -> tuple[int, list[_Candidate]] | None:
+    def cheapest(self, i: int, pool: list[int], bound: int, floor: tuple[Any, ...] = (), forced: int = 0,
+                 runs: tuple[tuple[int, int, int], ...] = ()) -> tuple[int, list[_Candidate]] | None:
         """The cheapest way to make the melds from ``i`` on, if it costs less than ``bound`` (branch and bound:
         each way found lowers the bound for the rest), with at most ``forced`` places for natural cards the hand
-        lacks."""
+        lacks; ``runs``: the runs chosen so far (suit, lowest and highest place), where runs of a suit must stay
+        apart."""
         if i == len(self.specs):
             return (0, [])
         self.spend()
@@ -423,7 +433,7 @@ class _Search:
         naturals = sum(pool)
         if (naturals < len(left) and not self.relaxed) or sum(m.size for m in left) - naturals >= bound:
             return None
-        state = self._state(i, pool, floor) + (forced,)
+        state = self._state(i, pool, floor) + (forced, runs if self.specs[i].kind == "run" else ())
         if state in self.exact:
             known = self.exact[state]
             if known[0] >= bound:
@@ -441,10 +451,16 @@ class _Search:
                 break
             if (floor and cand.key < floor) or cand.forced > forced:
                 continue
+            after = runs
+            if self.apart and cand.shape[0] == "run":
+                _, si, start, size = cand.shape[:4]
+                if any(s == si and (hi + 1 == start or start + size == lo) for s, lo, hi in runs):
+                    continue  # it would continue a run of its suit
+                after = runs + ((si, start, start + size - 1),)
             for k in cand.consumed:
                 pool[k] -= 1
             rest = self.cheapest(i + 1, pool, bound - cand.cost, cand.key if same_next else (),
-                                 forced - cand.forced)
+                                 forced - cand.forced, after)
             for k in cand.consumed:
                 pool[k] += 1
             if rest is not None:
@@ -663,7 +679,7 @@ def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules
                 for trial in ([card] + meld, meld + [card]):
                     budget.spend(8)  # a meld reading costs about as much as eight search steps
                     reading = analyze(trial, rules, kind=kind, contract=True)
-                    if reading.valid and reading.kind == kind:
+                    if reading.valid and reading.kind == kind and not _would_touch(melds, kinds, i, trial, rules):
                         melds[i] = trial
                         unused.remove(card)
                         changed = True
@@ -673,6 +689,14 @@ def _extend(melds: list[list[Card]], kinds: list[str], unused: list[Card], rules
             if changed:
                 break
     return melds
+
+
+def _would_touch(melds: list[list[Card]], kinds: list[str], i: int, trial: list[Card], rules: Rules) -> bool:
+    """Would meld ``i`` made ``trial`` continue another run of its suit, where runs of a suit must stay apart?"""
+    if not rules.runs_of_a_suit_apart or kinds[i] != "run" or kinds.count("run") < 2:
+        return False
+    readings = [analyze(trial if j == i else m, rules, kind=k) for j, (m, k) in enumerate(zip(melds, kinds))]
+    return touching_runs(readings, rules) is not None
 
 
 def _could_join(card: Card, meld: list[Card], kind: str, rules: Rules) -> bool:
@@ -700,9 +724,9 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
             memo[(meld, kind)] = reading.valid and reading.kind == kind
         return memo[(meld, kind)]
 
-    def go(i: int, left: list[Card]) -> list[list[Card]] | None:
-        if i == len(specs):
-            return []
+    def go(i: int, left: list[Card], chosen: tuple[tuple[Card, ...], ...] = ()) -> list[list[Card]] | None:
+        if i == len(specs):  # (the melds together: runs of a suit that must stay apart)
+            return [] if not rules.runs_of_a_suit_apart or check(rules, hand, chosen).valid else None
         seen = set()
         for idx in combinations(range(len(left)), specs[i].size):
             meld = tuple(left[j] for j in idx)
@@ -711,7 +735,7 @@ def brute_force(rules: Rules, hand: int, cards: Sequence[Card]) -> list[list[Car
             seen.add(meld)
             if not makes(meld, specs[i].kind):
                 continue
-            rest = go(i + 1, [c for j, c in enumerate(left) if j not in idx])
+            rest = go(i + 1, [c for j, c in enumerate(left) if j not in idx], chosen + (meld,))
             if rest is not None:
                 return [list(meld)] + rest
         return None

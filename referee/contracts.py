@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .cards import Card
 from .families import Contract, Rules
-from .melds import Meld, analyze, could_be_either, for_the_contract, meld_rules
+from .melds import Meld, analyze, could_be_either, for_the_contract, meld_rules, touching_runs
 from .verdicts import Violation, cite
 
 
@@ -83,6 +83,9 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     for i, r in enumerate(readings):
         violations.extend(for_the_contract(r, rules, i).violations)
     violations.extend(found)
+    touching = touching_runs(readings, rules)
+    if touching is not None:
+        violations.append(Violation("runs_touch", touching[0], {"low_card": touching[1], "high_card": touching[2]}))
     if contract.no_discard and cards_left is not None and cards_left > 0:
         violations.append(Violation("final_hand_cards_left", None, {"count": cards_left}))
     violations.sort(key=Violation.sort_key)

@@ -127,6 +127,9 @@ OPTIONS: dict[str, Option] = {
         Option("wilds_at_most_naturals", "bool", N_("No more wild cards than natural cards"),
                N_("A meld put down for the contract holds no more wild cards than natural cards (as many is fine); "
                   "laying off has no such limit."), "rule-wilds", screens=BOTH),
+        Option("runs_of_a_suit_apart", "bool", N_("Runs of one suit apart"),
+               N_("Two runs of one suit in a contract may not touch or continue each other (5-6-7-8 and 9-10-J-Q "
+                  "of hearts are one run of eight, not two runs of four)."), "rule-run", screens=BOTH),
         Option("second_wild_needs_fixed_position", "bool", N_("Second wild card only in a fixed place"),
                N_("A second wild card in a meld only where the natural cards fix its place."), "rule-second-wild",
                screens=BOTH),
@@ -281,6 +284,7 @@ _COMMON_DEFAULTS: dict[str, Any] = {
     "joker_swap_before_down": False,
     "wild_ranks_always_wild": False,
     "wilds_at_most_naturals": False,
+    "runs_of_a_suit_apart": False,
     "buy_limit": 3,
     "stock_exhausted": "reshuffle",
     "hands": 7,
@@ -455,6 +459,7 @@ class HouseRules:
     set_min_naturals: int = 1
     run_max_wilds_per_4: int | None = None
     wilds_at_most_naturals: bool = False
+    runs_of_a_suit_apart: bool = False
     second_wild_needs_fixed_position: bool = False
     contract_extra_cards: bool = False
     lay_off_same_turn: bool = False
@@ -518,6 +523,7 @@ class Rules:
     set_min_naturals = _HouseRule[int]()
     run_max_wilds_per_4 = _HouseRule[int | None]()
     wilds_at_most_naturals = _HouseRule[bool]()
+    runs_of_a_suit_apart = _HouseRule[bool]()
     second_wild_needs_fixed_position = _HouseRule[bool]()
     contract_extra_cards = _HouseRule[bool]()
     lay_off_same_turn = _HouseRule[bool]()

@@ -31,7 +31,17 @@ from typing import Any, Sequence
 from .budget import Budget, current
 from .cards import SUIT_ORDER, Card
 from .families import MeldSpec, Rules
-from .melds import HIGH_ACE, LOW_ACE, ace_flips, end_spreads, position_card, run_bounds, wild_rule_breaks
+from .melds import (
+    HIGH_ACE,
+    LOW_ACE,
+    ace_flips,
+    analyze,
+    end_spreads,
+    position_card,
+    run_bounds,
+    touching_runs,
+    wild_rule_breaks,
+)
 
 
 def wild_places(start: int, size: int, naturals: frozenset[int], rules: Rules) -> tuple[int, ...]:
@@ -119,6 +129,16 @@ class Found:
     melds: list[list[Card]] = field(default_factory=list)
     needs: list[str] = field(default_factory=list)
     needs_natural: list[str] = field(default_factory=list)
+    spans: list[tuple[int, int, int]] = field(default_factory=list)  # each run's suit, lowest and highest place
+
+
+def _touch(found: Found, rules: Rules) -> bool:
+    """Do two of the runs found continue each other? Runs that meld the hand are read as the contract check
+    reads them (a wild card at an end may stand at the other end); runs still missing cards, as placed."""
+    if found.added == 0:
+        return touching_runs([analyze(m, rules, kind="run") for m in found.melds], rules) is not None
+    return any(a[0] == b[0] and (a[2] + 1 == b[1] or b[2] + 1 == a[1])
+               for i, a in enumerate(found.spans) for b in found.spans[i + 1:])
 
 
 def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], budget: Budget | None = None,
@@ -141,6 +161,7 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         if c.rank is not None and not rules.is_wild(c):
             assert c.suit is not None
             left.setdefault((SUIT_ORDER.index(c.suit), int(c.rank)), []).append(c)
+    apart = rules.runs_of_a_suit_apart and k > 1
     best: list[Found | None] = [None]
     cap = [most if most is not None else len(cards) + sum(sizes)]
     if len({s for s, _ in left}) > k or any(len(cs) > k for cs in left.values()):
@@ -231,8 +252,11 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         added = slots - min(len(pool), room)
         if added >= cap[0] and best[0] is not None or added > cap[0]:
             return
+        found = _fill(runs, shapes, gen_shapes, extra, pool)
+        if apart and _touch(found, rules):
+            return  # two runs of a suit that continue each other: one run, where they must stay apart
         cap[0] = added
-        best[0] = _fill(runs, shapes, gen_shapes, extra, pool)
+        best[0] = found
 
     def go(runs: list[_Run], slots_so_far: int) -> None:
         budget.spend()
@@ -375,6 +399,7 @@ def _fill(runs: list[_Run], shapes: list[tuple[_Run, tuple[int, ...]]],
                 if p not in wild:
                     found.needs_natural.append(stands)
         found.melds.append(meld)
+        found.spans.append((r.suit, places[0], places[-1]))
     used_suits = {r.suit for r in runs}
     free_suit = next((s for s in range(4) if s not in used_suits), 0)
     for start, n, wild, anchor in gen_shapes:
@@ -393,5 +418,6 @@ def _fill(runs: list[_Run], shapes: list[tuple[_Run, tuple[int, ...]]],
                 if p not in wild:
                     found.needs_natural.append(stands)
         found.melds.append(meld)
+        found.spans.append((SUIT_ORDER.index(suit), start, start + n - 1))
     found.added = len(found.needs)
     return found

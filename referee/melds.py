@@ -304,6 +304,64 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
     return _Attempt("run", least or [Violation("run_too_long", index)])
 
 
+def run_spans(meld: Meld, rules: Rules) -> set[tuple[int, int]]:
+    """Where a valid run may lie, as (lowest, highest) positions: its natural cards fix their places, a wild card
+    at an end may stand at the other end where there is room (and the house rules on wild cards allow it), and an
+    ace plays low or high where the table lets it and the run holds either way."""
+    suit = meld.suit
+    assert suit is not None
+    length = len(meld.layout)
+    fixed = [p for p, c in meld.layout if not wild_at(p, c, suit, rules.always_wild)]
+    ways = [fixed]
+    if rules.ace == "either" and (LOW_ACE in fixed or HIGH_ACE in fixed):
+        ways.append([HIGH_ACE if p == LOW_ACE else LOW_ACE if p == HIGH_ACE else p for p in fixed])
+    limit = rules.run_max_wilds_per_4
+    out: set[tuple[int, int]] = set()
+    for places in ways:
+        low, high = min(places), max(places)
+        if high - low + 1 > length:
+            continue
+        bounds = run_bounds(rules.ace, LOW_ACE in places or HIGH_ACE in places, HIGH_ACE in places)
+        for below in end_spreads(low, high, length - (high - low + 1), bounds, length):
+            start = low - below
+            flags = [p not in places for p in range(start, start + length)]
+            if limit is None or all(sum(flags[i:i + 4]) <= limit for i in range(length - 3)):
+                out.add((start, start + length - 1))
+    return out
+
+
+def touching_runs(melds: Sequence[Meld], rules: Rules) -> tuple[int, str, str] | None:
+    """Where two runs of one suit may not touch or continue each other (``runs_of_a_suit_apart``): two valid runs
+    of one suit that lie end to end however their wild cards stand, as (the later run's index, the card ending
+    one, the card starting the other); else None. Runs that share ranks (two decks) do not continue each other."""
+    if not rules.runs_of_a_suit_apart:
+        return None
+    by_suit: dict[Suit, list[int]] = {}
+    for i, m in enumerate(melds):
+        if m.valid and m.kind == "run" and m.suit is not None:
+            by_suit.setdefault(m.suit, []).append(i)
+    for suit, found in by_suit.items():
+        if len(found) < 2:
+            continue
+        ways = [sorted(run_spans(melds[i], rules)) or [(melds[i].low, melds[i].high)] for i in found]
+        if any(not _ends_meet(spans) for spans in product(*ways)):
+            continue
+        # they touch however they lie: name the pair that touches as the cards were read
+        spans = [(melds[i].low, melds[i].high) for i in found]
+        for a, b in ((a, b) for a in range(len(found)) for b in range(a + 1, len(found))):
+            (lo_a, hi_a), (lo_b, hi_b) = spans[a], spans[b]
+            if hi_a + 1 == lo_b or hi_b + 1 == lo_a:
+                end, start = (hi_a, lo_b) if hi_a + 1 == lo_b else (hi_b, lo_a)
+                return found[b], str(position_card(end, suit)), str(position_card(start, suit))
+        # (not reached: the runs as read are one of the ways they may lie)
+        return found[1], str(position_card(spans[0][1], suit)), str(position_card(spans[1][0], suit))
+    return None
+
+
+def _ends_meet(spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a[1] + 1 == b[0] or b[1] + 1 == a[0] for i, a in enumerate(spans) for b in spans[i + 1:])
+
+
 def wild_at(pos: int, card: Card, suit: Suit, always: frozenset[Rank | None] = frozenset()) -> bool:
     """Does ``card`` at run position ``pos`` of ``suit`` stand for another card (or is it of a rank that is
     ``always`` wild: ``Rules.always_wild``)?"""

@@ -27,7 +27,8 @@ class Code:
 
 # What is wrong with the melds as a whole, against the hand's contract and the pack (each other code is about
 # one meld by itself): the referee says these after each meld's own verdict.
-CONTRACT_CODES = frozenset({"contract_mismatch", "contract_extra_cards", "too_many_copies", "final_hand_cards_left"})
+CONTRACT_CODES = frozenset({"contract_mismatch", "contract_extra_cards", "too_many_copies", "final_hand_cards_left",
+                            "runs_touch"})
 
 CODES: dict[str, Code] = {
     # melds
@@ -61,6 +62,9 @@ CODES: dict[str, Code] = {
     "contract_extra_cards": Code(
         "rule-going-down", N_("When you go down, each contract meld must be exactly %(size)s cards. Cards in this "
                               "one: %(count)s. Lay the extra cards off later.")),
+    "runs_touch": Code(
+        "rule-run", N_("Two runs of one suit may not touch at this table: %(low_card)s and %(high_card)s make them "
+                       "one run.")),
     "too_many_copies": Code(
         "rule-decks", N_("Too many copies of %(card)s: %(count)s here, but the pack holds %(copies)s.")),
     "final_hand_cards_left": Code(

@@ -90,7 +90,8 @@ def small_hands(max_size):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(fam=families, hand=st.sampled_from([1, 2, 3]), h=small_hands(9),
        extra=st.sampled_from([{}, {"ace": "low"}, {"run_max_wilds_per_4": 1},
-                              {"second_wild_needs_fixed_position": True}]))
+                              {"second_wild_needs_fixed_position": True}, {"wilds_at_most_naturals": True},
+                              {"runs_of_a_suit_apart": True}]))
 def test_agrees_with_brute_force(fam, hand, h, extra):
     r = rules(fam, players=4, **extra)
     a = arrange(r, hand, h)
@@ -238,7 +239,8 @@ def fewest_added(r, hand, h, most):
        h=st.lists(st.sampled_from(UNIVERSE), min_size=1, max_size=5).filter(
            lambda h: all(h.count(c) <= 2 for c in h)),
        extra=st.sampled_from([{}, {"set_min_naturals": 2}, {"run_max_wilds_per_4": 1},
-                              {"second_wild_needs_fixed_position": True}, {"ace": "high"}]))
+                              {"second_wild_needs_fixed_position": True}, {"ace": "high"},
+                              {"wilds_at_most_naturals": True}, {"runs_of_a_suit_apart": True}]))
 def test_missing_agrees_with_a_brute_force_that_adds_cards(fam, hand, h, extra):
     """Issue 11: "`missing` is null only where no cards could ever do"; otherwise it is the fewest cards that,
     added to the hand, make the contract."""

@@ -45,6 +45,9 @@ RULESETS = [
     ("liverpool", (), {"wilds_at_most_naturals": True}),
     ("liverpool", (), {"wilds_at_most_naturals": True, "run_max_wilds_per_4": 1}),
     ("progressive", (), {"wilds_at_most_naturals": True, "wild_ranks": ["JK", "2"], "wild_ranks_always_wild": True}),
+    ("contract", (), {"runs_of_a_suit_apart": True}),
+    ("liverpool", (), {"runs_of_a_suit_apart": True}),
+    ("progressive", ("california",), {"runs_of_a_suit_apart": True, "wilds_at_most_naturals": True}),
 ]
 SUITS = list(Suit)
 RANK_SYMBOLS = {r.symbol for r in Rank}

@@ -135,10 +135,12 @@ def table_rulings(rules: Rules) -> list[Ruling]:
                    "at once."),
                 N_("No: a joker on the table stays where it is.")),
         "rule-joker-swap", ("joker_swap",))
+    pair = {"low": cards_text("5H 6H 7H 8H"), "high": cards_text("9H 10H JH QH")}
     add("runs-of-a-suit", N_("May two runs of one suit touch or continue each other?"),
-        gettext("Yes: they are two runs, even where one would continue the other (%(low)s and %(high)s).",
-                low=cards_text("5H 6H 7H 8H"), high=cards_text("9H 10H JH QH")),
-        "rule-run", facts=("runs_of_a_suit",))
+        gettext("No: where one would continue the other (%(low)s and %(high)s), they are one run, not two.", **pair)
+        if house.runs_of_a_suit_apart else
+        gettext("Yes: they are two runs, even where one would continue the other (%(low)s and %(high)s).", **pair),
+        "rule-run", ("runs_of_a_suit_apart",), facts=("runs_of_a_suit",))
     add("set-suits", N_("May a set repeat a suit?"),
         ngettext("Yes: a set is cards of one rank in any suits; with %(num)s deck the same card can appear only "
                  "once.",

@@ -1,0 +1,123 @@
+"""The house rule ``runs_of_a_suit_apart``: two runs of one suit in a contract may not touch or continue each
+other (``3S 4S 5S 6S`` and ``7S 8S 9S 10S`` are one run of eight, not two runs of four). Runs that share ranks
+(two decks) do not continue each other, and a wild card at an end may stand at the other end to keep two runs
+apart. The contract check, the contract search, the nearest miss and the whole-hand search of the last hand
+all hold to it; through the engine and the API, on and off; off, every verdict is as before."""
+
+import pytest
+
+from referee.arrange import arrange, brute_force
+from referee.cards import parse_cards
+from referee.contracts import check
+from referee.families import resolve
+
+OFF = resolve("contract")
+ON = resolve("contract", options={"runs_of_a_suit_apart": True})
+LAST = len(ON.hands)
+
+
+def codes(verdict):
+    return [v.code for v in verdict.violations]
+
+
+def test_two_runs_that_continue_each_other_are_one_run():
+    melds = [parse_cards("3S 4S 5S 6S"), parse_cards("7S 8S 9S 10S")]
+    assert check(OFF, 3, melds).valid
+    refused = check(ON, 3, melds)
+    assert codes(refused) == ["runs_touch"]
+    assert refused.violations[0].meld == 1
+    assert refused.violations[0].params == {"low_card": "6S", "high_card": "7S"}
+    assert refused.rules[0] == "rule-run"
+    # the order they are given in changes nothing
+    assert codes(check(ON, 3, melds[::-1])) == ["runs_touch"]
+
+
+def test_runs_apart_overlapping_or_of_other_suits_are_two_runs():
+    assert check(ON, 3, [parse_cards("3S 4S 5S 6S"), parse_cards("8S 9S 10S JS")]).valid  # a gap between
+    assert check(ON, 3, [parse_cards("3S 4S 5S 6S"), parse_cards("5S 6S 7S 8S")]).valid  # two decks: overlap
+    assert check(ON, 3, [parse_cards("3S 4S 5S 6S"), parse_cards("7H 8H 9H 10H")]).valid  # another suit
+
+
+def test_a_wild_card_at_an_end_may_stand_at_the_other_end():
+    # the joker may be the 2 of spades: the runs need not touch
+    assert check(ON, 3, [parse_cards("3S 4S 5S JK"), parse_cards("7S 8S 9S 10S")]).valid
+    # inside the run, the joker's place is fixed: the runs touch
+    assert codes(check(ON, 3, [parse_cards("3S JK 5S 6S"), parse_cards("7S 8S 9S 10S")])) == ["runs_touch"]
+
+
+def test_the_contract_search_keeps_runs_apart():
+    eight = parse_cards("3S 4S 5S 6S 7S 8S 9S 10S")
+    assert arrange(OFF, 3, eight).possible
+    found = arrange(ON, 3, eight)
+    assert found.possible is False and found.missing == 1
+    assert brute_force(ON, 3, eight) is None
+    # a ninth card lets the runs stand apart: the seven is left in hand
+    nine = arrange(ON, 3, eight + parse_cards("JS"))
+    assert nine.possible and check(ON, 3, nine.melds).valid
+    assert [str(c) for c in nine.unused] == ["7S"]
+    # a joker at the low end keeps them apart
+    joker = arrange(ON, 3, parse_cards("3S 4S 5S JK 7S 8S 9S 10S"))
+    assert joker.possible and check(ON, 3, joker.melds).valid
+
+
+def test_the_nearest_miss_asks_for_cards_that_keep_runs_apart():
+    found = arrange(ON, 3, parse_cards("3S 4S 5S 6S 7S 8S 9S 10S"))
+    added = parse_cards(" ".join(found.needs))
+    completed = arrange(ON, 3, parse_cards("3S 4S 5S 6S 7S 8S 9S 10S") + added)
+    assert completed.possible and check(ON, 3, completed.melds).valid
+
+
+def test_the_last_hand_melds_the_whole_hand_as_runs_apart():
+    hand = parse_cards("3S 4S 5S 6S 7S 8S 9S 10S 2H 3H 4H 5H 6H")
+    assert arrange(OFF, LAST, hand).possible
+    found = arrange(ON, LAST, hand)
+    assert found.possible is False and found.missing == 1
+    completed = arrange(ON, LAST, hand + parse_cards(" ".join(found.needs)))
+    assert completed.possible is not True or check(ON, LAST, completed.melds).valid
+    # with a third suit, the spades are one run and nothing touches
+    hand = parse_cards("3S 4S 5S 6S 7S 8S 9S 10S 2H 3H 4H 5H 9D 10D JD QD")
+    made = arrange(ON, LAST, hand[:13])
+    assert made.possible is False
+    three = parse_cards("3S 4S 5S 6S 7S 2H 3H 4H 5H 9D 10D JD QD")
+    made = arrange(ON, LAST, three)
+    assert made.possible and check(ON, LAST, made.melds, cards_left=0).valid
+
+
+@pytest.mark.parametrize("on, valid", [(False, True), (True, False)])
+def test_through_the_api(client, on, valid):
+    body = {"ruleset": "contract", "options": {"runs_of_a_suit_apart": on}}
+    melds = [["3S", "4S", "5S", "6S"], ["7S", "8S", "9S", "10S"]]
+    r = client.post("/api/v1/check", json=body | {"hand": 3, "melds": melds})
+    assert r.json["valid"] is valid
+    if not valid:
+        assert [v["code"] for v in r.json["violations"]] == ["runs_touch"]
+    r = client.post("/api/v1/arrange", json=body | {"hand": 3, "cards": melds[0] + melds[1]})
+    assert r.json["possible"] is valid
+    options = client.get("/api/v1/rulesets").json["options"]
+    assert options["runs_of_a_suit_apart"]["type"] == "bool"
+
+
+def test_the_referee_page_says_which_cards_touch(client):
+    from html import unescape
+
+    from tests.kit import said
+    from tests.test_picker import csrf
+    path = "/referee/check?lang=es"
+    data = {"family": "contract", "hand": "3", "melds": "3S 4S 5S 6S\n7S 8S 9S 10S"}
+    for on in ("no", "yes"):
+        r = client.post(path, data=data | {"opt_runs_of_a_suit_apart": on} | csrf(client, path))
+        verdict = unescape(r.get_data(as_text=True)).split('id="verdict"', 1)[1].split("<form", 1)[0]
+        told = said("Two runs of one suit may not touch at this table: %(low_card)s and %(high_card)s make them "
+                    "one run.", "es", low_card="|", high_card="|").split("|")[0]
+        assert ("verdict good" in verdict) is (on == "no")
+        assert (told in verdict) is (on == "yes")
+
+
+def test_offered_wherever_house_rules_are(client):
+    from html import unescape
+
+    from tests.kit import said
+    for path, lang in (("/new?family=contract", "de"), ("/referee/check?family=contract", "pt"),
+                       ("/rules/contract", "es"), ("/rules/compare", "de")):
+        html = unescape(client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}").get_data(as_text=True))
+        assert said("Runs of one suit apart", lang) in html, path
