@@ -111,13 +111,3 @@ def test_the_referee_page_says_which_cards_touch(client):
                     "one run.", "es", low_card="|", high_card="|").split("|")[0]
         assert ("verdict good" in verdict) is (on == "no")
         assert (told in verdict) is (on == "yes")
-
-
-def test_offered_wherever_house_rules_are(client):
-    from html import unescape
-
-    from tests.kit import said
-    for path, lang in (("/new?family=contract", "de"), ("/referee/check?family=contract", "pt"),
-                       ("/rules/contract", "es"), ("/rules/compare", "de")):
-        html = unescape(client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}").get_data(as_text=True))
-        assert said("Runs of one suit apart", lang) in html, path

@@ -34,6 +34,19 @@ def test_every_offered_option_is_described_whole():
         {o.name for o in options_on(SETUP, FAMILIES["liverpool"])}
 
 
+@pytest.mark.parametrize("name", sorted(o.name for o in OPTIONS.values() if set(o.screens) == {SETUP, REFEREE}))
+def test_each_house_rule_is_named_wherever_house_rules_are(client, name):
+    """The setup screen, the referee page, a family's rules page (its house-rule list) and the comparison page
+    name every house rule both screens offer, in the reader's language."""
+    from html import unescape
+
+    label = OPTIONS[name].label
+    for path, lang in (("/new?family=contract", "de"), ("/referee/check?family=contract", "pt"),
+                       ("/rules/contract", "es"), ("/rules/compare", "de")):
+        html = unescape(client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}").get_data(as_text=True))
+        assert said(label, lang) in html, path
+
+
 @pytest.mark.parametrize("name, value", [
     ("ace", "high"), ("wild_ranks", ["JK", "2"]), ("set_min_naturals", 2), ("run_max_wilds_per_4", None),
     ("run_max_wilds_per_4", 1), ("joker_swap", True), ("lay_off_same_turn", False), ("buy_limit", 0),
