@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .cards import Card
 from .families import Contract, Rules
-from .melds import Meld, analyze, could_be_either, for_the_contract, meld_rules, touching_runs
+from .melds import Meld, analyze, could_be_either, for_the_contract, keep_runs_apart, meld_rules
 from .verdicts import Violation, cite
 
 
@@ -83,7 +83,7 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
     for i, r in enumerate(readings):
         violations.extend(for_the_contract(r, rules, i).violations)
     violations.extend(found)
-    touching = touching_runs(readings, rules)
+    readings, touching = keep_runs_apart(readings, rules)
     if touching is not None:
         violations.append(Violation("runs_touch", touching[0], {"low_card": touching[1], "high_card": touching[2]}))
     if contract.no_discard and cards_left is not None and cards_left > 0:

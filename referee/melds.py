@@ -304,19 +304,20 @@ def _as_run(cards: tuple[Card, ...], naturals: list[Card], wilds: list[Card], ru
     return _Attempt("run", least or [Violation("run_too_long", index)])
 
 
-def run_spans(meld: Meld, rules: Rules) -> set[tuple[int, int]]:
-    """Where a valid run may lie, as (lowest, highest) positions: its natural cards fix their places, a wild card
-    at an end may stand at the other end where there is room (and the house rules on wild cards allow it), and an
-    ace plays low or high where the table lets it and the run holds either way."""
+def run_spans(meld: Meld, rules: Rules) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Where a valid run may lie, as (lowest, highest) positions, each with the places of its natural cards there
+    (the run as read first): its natural cards fix their places, a wild card at an end may stand at the other
+    end where there is room (and the house rules on wild cards allow it), and an ace plays low or high where the
+    table lets it and the run holds either way."""
     suit = meld.suit
     assert suit is not None
     length = len(meld.layout)
-    fixed = [p for p, c in meld.layout if not wild_at(p, c, suit, rules.always_wild)]
+    fixed = tuple(p for p, c in meld.layout if not wild_at(p, c, suit, rules.always_wild))
     ways = [fixed]
     if rules.ace == "either" and (LOW_ACE in fixed or HIGH_ACE in fixed):
-        ways.append([HIGH_ACE if p == LOW_ACE else LOW_ACE if p == HIGH_ACE else p for p in fixed])
+        ways.append(tuple(sorted(HIGH_ACE if p == LOW_ACE else LOW_ACE if p == HIGH_ACE else p for p in fixed)))
     limit = rules.run_max_wilds_per_4
-    out: set[tuple[int, int]] = set()
+    out = {(meld.low, meld.high): fixed}
     for places in ways:
         low, high = min(places), max(places)
         if high - low + 1 > length:
@@ -326,16 +327,19 @@ def run_spans(meld: Meld, rules: Rules) -> set[tuple[int, int]]:
             start = low - below
             flags = [p not in places for p in range(start, start + length)]
             if limit is None or all(sum(flags[i:i + 4]) <= limit for i in range(length - 3)):
-                out.add((start, start + length - 1))
+                out.setdefault((start, start + length - 1), places)
     return out
 
 
-def touching_runs(melds: Sequence[Meld], rules: Rules) -> tuple[int, str, str] | None:
-    """Where two runs of one suit may not touch or continue each other (``runs_of_a_suit_apart``): two valid runs
-    of one suit that lie end to end however their wild cards stand, as (the later run's index, the card ending
-    one, the card starting the other); else None. Runs that share ranks (two decks) do not continue each other."""
+def keep_runs_apart(melds: Sequence[Meld], rules: Rules) -> tuple[list[Meld], tuple[int, str, str] | None]:
+    """Where two runs of one suit may not touch or continue each other (``runs_of_a_suit_apart``): the melds with
+    each run laid where it stays apart from the others of its suit (a wild card at an end standing at the other
+    end, where the cards as read would touch), and None; or, for two valid runs of one suit that lie end to end
+    however their wild cards stand, (the later run's index, the card ending one, the card starting the other).
+    Runs that share ranks (two decks) do not continue each other."""
+    out = list(melds)
     if not rules.runs_of_a_suit_apart:
-        return None
+        return out, None
     by_suit: dict[Suit, list[int]] = {}
     for i, m in enumerate(melds):
         if m.valid and m.kind == "run" and m.suit is not None:
@@ -343,8 +347,12 @@ def touching_runs(melds: Sequence[Meld], rules: Rules) -> tuple[int, str, str] |
     for suit, found in by_suit.items():
         if len(found) < 2:
             continue
-        ways = [sorted(run_spans(melds[i], rules)) or [(melds[i].low, melds[i].high)] for i in found]
-        if any(not _ends_meet(spans) for spans in product(*ways)):
+        ways = [list(run_spans(melds[i], rules).items()) for i in found]
+        choice = next((c for c in product(*ways) if not _ends_meet([span for span, _ in c])), None)
+        if choice is not None:
+            for i, (span, places) in zip(found, choice):
+                if span != (melds[i].low, melds[i].high):
+                    out[i] = _laid(melds[i], span, places, rules, i)
             continue
         # they touch however they lie: name the pair that touches as the cards were read
         spans = [(melds[i].low, melds[i].high) for i in found]
@@ -352,10 +360,29 @@ def touching_runs(melds: Sequence[Meld], rules: Rules) -> tuple[int, str, str] |
             (lo_a, hi_a), (lo_b, hi_b) = spans[a], spans[b]
             if hi_a + 1 == lo_b or hi_b + 1 == lo_a:
                 end, start = (hi_a, lo_b) if hi_a + 1 == lo_b else (hi_b, lo_a)
-                return found[b], str(position_card(end, suit)), str(position_card(start, suit))
+                return out, (found[b], str(position_card(end, suit)), str(position_card(start, suit)))
         # (not reached: the runs as read are one of the ways they may lie)
-        return found[1], str(position_card(spans[0][1], suit)), str(position_card(spans[1][0], suit))
-    return None
+        return out, (found[1], str(position_card(spans[0][1], suit)), str(position_card(spans[1][0], suit)))
+    return out, None
+
+
+def touching_runs(melds: Sequence[Meld], rules: Rules) -> tuple[int, str, str] | None:
+    """Two runs of one suit that continue each other however they lie, where they may not (``keep_runs_apart``)."""
+    return keep_runs_apart(melds, rules)[1]
+
+
+def _laid(meld: Meld, span: tuple[int, int], places: tuple[int, ...], rules: Rules, index: int) -> Meld:
+    """The run ``meld`` read as lying at ``span`` with its natural cards at ``places`` (the cards in that order:
+    the order they are given in places the wild cards at the ends)."""
+    suit = meld.suit
+    assert suit is not None
+    naturals = {1 if p == HIGH_ACE else p: c for p, c in meld.layout if not wild_at(p, c, suit, rules.always_wild)}
+    wilds = iter([c for p, c in meld.layout if wild_at(p, c, suit, rules.always_wild)])
+    ordered = [naturals[1 if p == HIGH_ACE else p] if p in places else next(wilds) for p in range(span[0], span[1] + 1)]
+    again = analyze(ordered, rules, index, kind="run")
+    if not again.valid or (again.low, again.high) != span:
+        return meld
+    return Meld(meld.cards, again.kind, True, [], again.wilds, again.rank, again.suit, again.layout)
 
 
 def _ends_meet(spans: Sequence[tuple[int, int]]) -> bool:

@@ -41,6 +41,14 @@ def test_runs_apart_overlapping_or_of_other_suits_are_two_runs():
 def test_a_wild_card_at_an_end_may_stand_at_the_other_end():
     # the joker may be the 2 of spades: the runs need not touch
     assert check(ON, 3, [parse_cards("3S 4S 5S JK"), parse_cards("7S 8S 9S 10S")]).valid
+    # and the verdict says so: the joker is read as the 2, whichever end it was given at
+    for first in (parse_cards("3S 4S 5S JK"), parse_cards("JK 3S 4S 5S")):
+        verdict = check(ON, 3, [first, parse_cards("7S 8S 9S 10S")])
+        assert [(str(c), stands) for c, stands in verdict.melds[0].wilds] == [("JK", "2S")]
+        assert verdict.melds[0].cards == tuple(first)  # the cards as given
+    # where the rule is off, the order the cards were given in decides, as before
+    assert [s for _, s in check(OFF, 3, [parse_cards("3S 4S 5S JK"), parse_cards("7S 8S 9S 10S")]).melds[0].wilds] \
+        == ["6S"]
     # inside the run, the joker's place is fixed: the runs touch
     assert codes(check(ON, 3, [parse_cards("3S JK 5S 6S"), parse_cards("7S 8S 9S 10S")])) == ["runs_touch"]
 
