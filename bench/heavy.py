@@ -3,7 +3,8 @@
 1. Each request's CPU time in-process (the request runs in this thread: ``time.thread_time``), against the
    target of 100 ms: a save whose typed totals make the pack check explode (8 players, 4 decks, 8 jokers, wild
    twos and threes, every total 1478), an import of a game of 400 hands (every hand tied and replayed), the
-   page of a group of 100 games with 8 new names each, and an import of a roster of 4,000 names.
+   page of a group of 100 games with 8 new names each, an import of a roster of 4,000 names, and that
+   roster's page (a page of names at a time).
 2. A plain save on another table, through the production server (granian, two workers, SQLite, the write
    limit at its default), alone and while another client sends the crafted save and the 400-hand import one
    after the other as fast as they are answered: it may be delayed by no more than its own cost (the medians
@@ -89,6 +90,8 @@ def in_process(tmp: str) -> None:
     big_import, big_roster = json.dumps(tied_game(400)), json.dumps(roster(4000))
     c.get(f"/groups/{group['view_token']}")  # (warm)
     from referee.web.groups.stats import _KEPT as kept  # (the figures kept until the group changes)
+    imported = c.post("/groups/import", data={"json": big_roster})
+    big_group = [imported.headers["Location"].rstrip("/").rsplit("/", 1)[-1]]  # (its edit link's token)
     measures = {
         "the crafted save (refused)": lambda: c.post(f"/api/v1/games/{game['id']}/hands", headers=auth,
                                                      json=crafted),
@@ -96,6 +99,7 @@ def in_process(tmp: str) -> None:
         "a group of 100 games: its page": lambda: c.get(f"/groups/{group['view_token']}"),
         "  … first after a change": lambda: fresh_page(kept, c, group),
         "a roster of 4,000 names imported": lambda: c.post("/groups/import", data={"json": big_roster}),
+        "  … its roster page": lambda: c.get(f"/groups/{big_group[0]}/roster"),
     }
     print("heavy requests, CPU time of one request in-process (median of 5)")
     worst = 0.0

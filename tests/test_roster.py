@@ -208,3 +208,36 @@ class TestThePages:
         assert r.status_code in (302, 303)
         assert client.get(f"/groups/{group['edit_token']}").status_code == 404
         assert client.get(f"/g/{first['edit_token']}").status_code == 200
+
+    def test_a_large_roster_comes_a_page_at_a_time_and_each_answer_returns_to_its_page(self, client, app):
+        import json
+
+        from referee.web.groups.manage import ROSTER_PAGE
+        names = [f"Person {i}" for i in range(2 * ROSTER_PAGE + 10)]
+        r = client.post("/groups/import", data={"json": json.dumps(
+            {"format": 1, "kind": "group", "name": "Club", "roster": names, "games": []})})
+        token = r.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+        page = unescape(client.get(f"/groups/{token}/roster?lang=de").get_data(as_text=True))
+        assert said("Names %(first)s–%(last)s of %(count)s", "de", first=1, last=ROSTER_PAGE,
+                    count=len(names)) in page
+        assert 'value="Person 0"' in page and f'value="Person {ROSTER_PAGE}"' not in page
+        assert f"/groups/{token}/roster?page=2" in page
+        last = unescape(client.get(f"/groups/{token}/roster?page=99").get_data(as_text=True))  # the last page
+        assert f'value="Person {len(names) - 1}"' in last and 'value="Person 0"' not in last
+        assert client.get(f"/groups/{token}/roster?page=x").status_code == 200  # the first page
+        from referee.web.models import Member
+        with app.app_context():  # (the only group of the test's database)
+            ids = {m.name: m.id for m in db.session.query(Member)}
+        # a rename on the second page goes back to the second page
+        second = ids[f"Person {ROSTER_PAGE + 1}"]
+        r = client.post(f"/groups/{token}/roster/{second}?page=2", data={"name": "Zoe"})
+        assert r.status_code in (302, 303) and r.headers["Location"].endswith("/roster?page=2")
+        # a refusal about a name on the third page shows the third page, with what was typed
+        third = ids[f"Person {2 * ROSTER_PAGE + 1}"]
+        r = client.post(f"/groups/{token}/roster/{third}", data={"name": "Person 0"})
+        html = unescape(r.get_data(as_text=True))
+        assert r.status_code == 409 and 'name="merge" value="1"' in html
+        assert f'value="Person {2 * ROSTER_PAGE}"' in html and 'value="Person 1"' not in html
+        # a name removed from the second page: back to the second page
+        r = client.post(f"/groups/{token}/roster/{ids[f'Person {ROSTER_PAGE}']}/remove?page=2")
+        assert r.status_code in (302, 303) and r.headers["Location"].endswith("/roster?page=2")
