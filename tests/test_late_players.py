@@ -284,3 +284,18 @@ def test_the_chart_draws_a_late_players_line_from_their_starting_score(client):
     assert [len(points.split()) for points in lines] == [4, 4, 4, 2]  # hands 0-3; Dee: after hand 2, after hand 3
     start, after = lines[3].split()
     assert start.split(",")[1] == after.split(",")[1]  # 40 both: Dee went out in hand 3
+
+
+def test_a_hand_played_before_a_late_player_keeps_its_own_pack(client):
+    """Four players play Liverpool with two decks (four jokers); a fifth sits down and the pack grows to three
+    decks (six jokers). A correction of hand 1 is checked against the pack of hand 1, hand 3's against the new."""
+    game = new_api_game(client, players=["Ann", "Ben", "Cy", "Dee"])
+    hand(client, game, 1, "Ann", {"Ben": ["K"], "Cy": ["7"], "Dee": ["5"]})
+    hand(client, game, 2, "Ben", {"Ann": ["A"], "Cy": ["2"], "Dee": ["3"]})
+    assert join(client, game, "Eve", after="Dee").status_code == 201
+    five = {"Ben": ["JK", "JK"], "Cy": ["JK", "JK"], "Dee": ["JK"]}  # five jokers: more than two decks hold
+    r = client.put(f"/api/v1/games/{game['id']}/hands/1", json={"out": "Ann", "leftovers": five},
+                   headers=auth(game["edit_token"]))
+    assert r.status_code == 422 and r.json["error"]["code"] == "too_many_copies_left", r.json
+    assert state(client, game)["hands"][0]["penalties"]["Ben"] == 10  # as recorded
+    hand(client, game, 3, "Ann", five | {"Eve": ["K"]})  # three decks now: six jokers

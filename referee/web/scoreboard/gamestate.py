@@ -24,6 +24,15 @@ def rules_of(game: Game) -> Rules:
     return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
 
 
+def rules_at(game: Game, number: int) -> Rules:
+    """The rules hand ``number`` was played by: the pack is the one for the players at the table then (a player
+    who sat down later took no cards in it, and the pack may have grown when they did)."""
+    playing = sum(1 for p in game.players if p.joined_hand <= number)
+    if playing == len(game.players):
+        return rules_of(game)
+    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), playing)
+
+
 @lru_cache(maxsize=256)
 def _rules(family: str, variants: tuple[str, ...], options: str, players: int) -> Rules:
     return resolve(family, list(variants), json.loads(options), players)

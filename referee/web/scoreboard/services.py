@@ -52,7 +52,7 @@ from ..models import (
     now,
 )
 from .create import new_token
-from .gamestate import absent, joined, rules_of, state, totals
+from .gamestate import absent, joined, rules_at, rules_of, state, totals
 from .reads import GAMES, HANDS, RESULTS, token_hash
 
 
@@ -76,7 +76,10 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
         buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
                                         [b for b in game.buys if b.hand_number == number]))
     cutter = names.index(deal_order(rules, names, number, game.first_dealer, joined(game)).cutter)
-    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut, absent(game, number))
+    away = absent(game, number)
+    if away:  # a hand played before a player sat down: its pack was the one for the players then
+        rules = rules_at(game, number)
+    scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut, away)
     if scored.violations:
         v = scored.violations[0]
         raise Refusal(v.code, v.field, **v.params)
