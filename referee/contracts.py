@@ -19,7 +19,7 @@ from typing import Sequence
 
 from .cards import Card
 from .families import Contract, Rules
-from .melds import Meld, analyze, could_be_either, for_the_contract, keep_runs_apart, meld_rules
+from .melds import Meld, analyze, could_be_either, held_to_the_contract, meld_rules
 from .verdicts import Violation, cite
 
 
@@ -79,11 +79,13 @@ def check(rules: Rules, hand: int, melds: Sequence[Sequence[Card]], cards_left: 
         # a meld of one natural card and wild cards is a set or a run, whichever the contract needs (reading one
         # as the other kind never changes how many melds there are)
         readings, found = _as_the_contract_needs(contract, melds, readings, found, rules)
+    touching = None
+    if rules.wilds_at_most_naturals or rules.runs_of_a_suit_apart:  # (house rules on the melds of a contract)
+        readings, touching = held_to_the_contract(readings, rules)
     violations = copies_violations(melds, rules)
-    for i, r in enumerate(readings):
-        violations.extend(for_the_contract(r, rules, i).violations)
+    for r in readings:
+        violations.extend(r.violations)
     violations.extend(found)
-    readings, touching = keep_runs_apart(readings, rules)
     if touching is not None:
         violations.append(Violation("runs_touch", touching[0], {"low_card": touching[1], "high_card": touching[2]}))
     if contract.no_discard and cards_left is not None and cards_left > 0:

@@ -98,6 +98,12 @@ def analyze(cards: Sequence[Card], rules: Rules, index: int | None = None, kind:
     return for_the_contract(meld, rules, index) if contract else meld
 
 
+def held_to_the_contract(melds: Sequence[Meld], rules: Rules) -> tuple[list[Meld], tuple[int, str, str] | None]:
+    """The contract's melds, read, held to the house rules that apply only to melds put down for a contract
+    (``for_the_contract``, ``keep_runs_apart``): the melds, and two runs of one suit that continue each other."""
+    return keep_runs_apart([for_the_contract(m, rules, i) for i, m in enumerate(melds)], rules)
+
+
 def for_the_contract(meld: Meld, rules: Rules, index: int | None = None) -> Meld:
     """``meld`` (a valid reading, with the fewest wild cards its cards allow) held to the house rules that apply
     only to a meld put down for the contract: wild cards no more than natural cards."""

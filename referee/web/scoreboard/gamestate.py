@@ -101,9 +101,11 @@ def start_totals(game: Game) -> dict[str, int]:
     return {p.name: p.start_total for p in game.players if p.start_total}
 
 
-def absent(game: Game, number: int) -> set[int]:
-    """The seats of the players who sat down after hand ``number``."""
-    return {p.seat for p in game.players if p.joined_hand > number}
+def seating(game: Game, number: int) -> tuple[list[int], set[int]]:
+    """The first hand each seat plays (``joined``), and the seats of the players who sat down after hand
+    ``number``."""
+    first = joined(game)
+    return first, {seat for seat, hand in enumerate(first) if hand > number}
 
 
 _SCORES = (select(RESULTS.c.seat, RESULTS.c.penalty, RESULTS.c.bonus)

@@ -52,7 +52,7 @@ from ..models import (
     now,
 )
 from .create import new_token
-from .gamestate import absent, joined, rules_at, rules_of, state, totals
+from .gamestate import joined, rules_at, rules_of, seating, state, totals
 from .reads import GAMES, HANDS, RESULTS, token_hash
 
 
@@ -75,8 +75,8 @@ def score(game: Game, rules: Rules, number: int, out_seat: int | None, entries: 
     if buys is None:
         buys = Counter(b.seat for b in (game.current_buys if number == game.hands_recorded + 1 else
                                         [b for b in game.buys if b.hand_number == number]))
-    cutter = names.index(deal_order(rules, names, number, game.first_dealer, joined(game)).cutter)
-    away = absent(game, number)
+    first, away = seating(game, number)
+    cutter = names.index(deal_order(rules, names, number, game.first_dealer, first).cutter)
     if away:  # a hand played before a player sat down: its pack was the one for the players then
         rules = rules_at(game, number)
     scored = score_hand(rules, number, names, out_seat, entries, buys, cutter, exact_cut, away)
