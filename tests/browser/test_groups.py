@@ -50,7 +50,7 @@ def test_a_groups_evenings(browser, live_server, lang):
     for name in ("Ann", "Ben", "Cy"):
         page.fill("form.add-member input[name=name]", name)
         page.click("form.add-member button")
-    assert page.locator("ul.roster li").all_inner_texts() == ["Ann", "Ben", "Cy"]
+    expect(page.locator("ul.roster li")).to_have_text(["Ann", "Ben", "Cy"])  # (waits for the last name's page)
     shot(page, f"group-{lang}-02-roster")
 
     # the first game: three from the roster and one new name
@@ -71,7 +71,7 @@ def test_a_groups_evenings(browser, live_server, lang):
 
     # the second game: back to the group, Ann is not here tonight, Eve is new; two hands
     page.click(".group-link a")
-    assert page.url == group_url
+    expect(page).to_have_url(group_url)
     page.click(".group-actions a[href$='/new']")
     assert page.locator("input[name=players][value='Dee']").is_checked()  # the last table, by default
     page.uncheck("input[name=players][value='Ann']")

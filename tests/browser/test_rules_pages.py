@@ -1,4 +1,5 @@
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browserkit import fits_phone, shot
 from tests.kit import said
@@ -24,7 +25,7 @@ def test_language_switch_is_remembered(page, live_server):
     page.goto(f"{live_server}/rules/liverpool")
     assert page.locator("html").get_attribute("lang") == "en"
     page.get_by_role("link", name="DE Deutsch").click()
-    assert page.locator("html").get_attribute("lang") == "de"
+    expect(page.locator("html")).to_have_attribute("lang", "de")  # (waits for the page the link opens)
     page.goto(f"{live_server}/rules/compare")
     assert page.locator("html").get_attribute("lang") == "de"
     assert fits_phone(page)
@@ -47,7 +48,7 @@ def test_search_finds_and_links_to_the_rule(page, live_server):
     href = first.get_attribute("href")
     assert "#" in href
     first.click()
-    assert page.url.endswith(href.split("?")[0].split("/")[-1]) or "#" in page.url
+    page.wait_for_url(lambda url: "#" in url)  # the rule's place in its page
     shot(page, "search-es")
 
 
