@@ -299,3 +299,13 @@ def test_a_hand_played_before_a_late_player_keeps_its_own_pack(client):
     assert r.status_code == 422 and r.json["error"]["code"] == "too_many_copies_left", r.json
     assert state(client, game)["hands"][0]["penalties"]["Ben"] == 10  # as recorded
     hand(client, game, 3, "Ann", five | {"Eve": ["K"]})  # three decks now: six jokers
+    # the correction page's card pad counts the jokers of hand 1's pack; the game's page, of the pack now
+    import json
+    import re
+    from html import unescape
+
+    def pad_jokers(path):
+        html = client.get(path).get_data(as_text=True)
+        return json.loads(unescape(re.search(r'class="picker[^"]*" data-facts="([^"]+)"', html).group(1)))["jokers"]
+    assert pad_jokers(f"/g/{game['edit_token']}/hands/1") == 4
+    assert pad_jokers(f"/g/{game['edit_token']}") == 6

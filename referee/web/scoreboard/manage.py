@@ -212,6 +212,7 @@ def correct(token: str, number: int) -> Any:
         abort(404)
     ctx = board_context(game, True, token)
     ctx["hand"] = hand
+    ctx["hand_rules"] = gamestate.rules_at(game, number)  # (the pack of the players at the table then)
     if request.method == "GET":
         ctx["entered"] = _hand_as_form(hand)
         return render_template("games/correct.html", **ctx)
