@@ -287,6 +287,9 @@ def running_totals(players: Sequence[str], hands: Sequence[dict[str, int]],
     return out
 
 
+NOT_PLAYED = 1 << 62  # the tie-break score of a player who had not sat down by that hand: after every score
+
+
 def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, int]],
               replays: Sequence[dict[str, int]] = (), ended_early: bool = False,
               start: Mapping[str, int] | None = None) -> Result:
@@ -310,7 +313,8 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     last = hands[tie_hand - 1] if tie_hand else {}
 
     def key(p: str) -> tuple[int, int]:
-        return (tot[p], last.get(p, 0))
+        # a player who sat down after the hand that breaks a tie has no score in it: those who have one come first
+        return (tot[p], last.get(p, NOT_PLAYED))
 
     order = sorted(players, key=lambda p: (key(p), list(players).index(p)))
     best = min(tot.values()) if tot else 0
@@ -320,8 +324,8 @@ def standings(rules: Rules, players: Sequence[str], hands: Sequence[dict[str, in
     if len(leaders) > 1:
         steps = tuple(s for s in rules.family.tie_break if not (ended_early and s == "replay"))
         if "tie_hand" in steps and hands:
-            low = min(last.get(p, 0) for p in leaders)
-            narrowed = [p for p in leaders if last.get(p, 0) == low]
+            low = min(last.get(p, NOT_PLAYED) for p in leaders)
+            narrowed = [p for p in leaders if last.get(p, NOT_PLAYED) == low]
             if len(narrowed) < len(leaders):
                 leaders, decided = narrowed, "tie_hand"
         if len(leaders) > 1 and "replay" in steps:

@@ -72,6 +72,22 @@ class TestTheScore:
         assert result.winners == ("Ann",) and [s.player for s in result.standings] == ["Ann", "Dee", "Ben"]
         assert totals(names, hands) == {"Ann": 35, "Ben": 50, "Dee": 0}  # (no start: as before)
 
+    def test_a_player_without_a_score_in_the_tie_hand_loses_the_tie_break_to_one_who_has(self):
+        # nine hands of Liverpool, the tie broken by hand 7; Eve sat down for hand 8 with Ann's total
+        nine = resolve("liverpool", options={"hands": 9})
+        names = ["Ann", "Ben", "Eve"]
+        hands = [{"Ann": 5, "Ben": 10} for _ in range(6)] + [{"Ann": 20, "Ben": 0}] + \
+                [{"Ann": 0, "Ben": 10, "Eve": 0}, {"Ann": 0, "Ben": 10, "Eve": 0}]
+        result = standings(nine, names, hands, start={"Eve": 50})
+        assert totals(names, hands, {"Eve": 50}) == {"Ann": 50, "Ben": 80, "Eve": 50}
+        assert result.winners == ("Ann",) and result.decided_by == "tie_hand" and result.tie_hand == 7
+        assert [(s.player, s.place, s.tie_score) for s in result.standings] == [
+            ("Ann", 1, 20), ("Eve", 2, None), ("Ben", 3, 0)]
+        # two players who both sat down after it: the hand breaks nothing between them
+        both = standings(nine, ["Eve", "Fay"], [{} for _ in range(7)] + [{"Eve": 0, "Fay": 0}] * 2,
+                         start={"Eve": 10, "Fay": 10})
+        assert both.decided_by in ("shared", "replay") and set(both.winners) == {"Eve", "Fay"}
+
 
 # ------------------------------------------------------------------------------------------ the game's side
 def join(client, game, name, **fields):

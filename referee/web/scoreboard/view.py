@@ -99,7 +99,7 @@ def outcome_words(st: Any) -> dict[str, str]:
     winners = in_a_list(list(r.winners))
     tied = in_a_list(list(r.tied))
     total = by[r.winners[0]].total
-    last = ", ".join(f"{p} {by[p].tie_score}" for p in r.tied)
+    last = ", ".join(f"{p} {'—' if by[p].tie_score is None else by[p].tie_score}" for p in r.tied)
     n = r.tie_hand
     if len(r.winners) == 1:
         headline = gettext("%(name)s wins.", name=r.winners[0])
