@@ -244,7 +244,7 @@ def meld_all(rules: Rules, specs: Sequence[MeldSpec], cards: Sequence[Card], bud
         room = sum(len(w) for _, w in shapes) + sum(len(w) for _, _, w, _ in gen_shapes)
         spare = len(pool) - room
         if spare > 0:  # more wild cards than places: lengthen the runs at their ends
-            extra = _lengthen(shapes, spare, rules)
+            extra = _lengthen(shapes, spare, rules, apart)
             if extra is None:
                 return
         else:
@@ -341,10 +341,13 @@ def _anchored(n: int, duals: list[Card], rules: Rules) -> _Generic | None:
     return best
 
 
-def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rules) -> dict[int, list[int]] | None:
+def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rules,
+              apart: bool = False) -> dict[int, list[int]] | None:
     """Places at the ends of the runs for ``spare`` more wild cards (run index -> positions), within the ace
-    rule and the house rules on wild cards; ``None`` where there is no room."""
+    rule and the house rules on wild cards (``apart``: never next to another run of the suit); ``None`` where
+    there is no room."""
     out: dict[int, list[int]] = {}
+    spans = {i: (r.suit, r.low, r.high) for i, (r, _) in enumerate(shapes)}
     for i, (r, wild) in enumerate(shapes):
         low, high = r.low, r.high
         has_ace = any(p in (LOW_ACE, HIGH_ACE) for p in r.cards)
@@ -354,6 +357,9 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
             placed = False
             for p in trials:
                 lo2, hi2 = min(low, p), max(high, p)
+                if apart and any(s == r.suit and j != i and (hi2 + 1 == lo or hi + 1 == lo2)
+                                 for j, (s, lo, hi) in spans.items()):
+                    continue  # it would continue another run of the suit
                 new = out.get(i, []) + [p]
                 flags = [q not in r.cards for q in range(lo2, hi2 + 1)]
                 if set(q for q in range(lo2, hi2 + 1) if q not in r.cards) - set(wild) - set(new):
@@ -369,6 +375,7 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
                 if not wild_rule_breaks(flags, floating, rules):
                     out[i] = new
                     low, high = lo2, hi2
+                    spans[i] = (r.suit, low, high)
                     spare -= 1
                     placed = True
                     break

@@ -5,9 +5,12 @@ apart. The contract check, the contract search, the nearest miss and the whole-h
 all hold to it; through the engine and the API, on and off; off, every verdict is as before."""
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from referee.arrange import arrange, brute_force
-from referee.cards import parse_cards
+from referee.budget import Budget
+from referee.cards import JOKER, Card, Rank, Suit, parse_cards
 from referee.contracts import check
 from referee.families import resolve
 
@@ -91,6 +94,20 @@ def test_the_last_hand_melds_the_whole_hand_as_runs_apart():
     assert made.possible and check(ON, LAST, made.melds, cards_left=0).valid
 
 
+@pytest.mark.parametrize("melds", [
+    # spare jokers lengthen the runs that can take them without touching another of the suit
+    ["JK 8C 9C 10C JC JK", "AH 2H 3H JK 5H 6H JK", "10H JH QH KH"],
+    # runs of one suit that share ranks (three decks) may lengthen over each other's ends
+    ["4C 5C 6C 7C 8C", "JK 4C 5C JK 7C 8C", "4C 5C 6C 7C 8C"],
+])
+def test_the_last_hand_finds_the_runs_the_check_accepts(melds):
+    rules = resolve("contract", options={"runs_of_a_suit_apart": True, "decks": 3, "jokers": 6})
+    melds = [parse_cards(m) for m in melds]
+    assert check(rules, LAST, melds, cards_left=0).valid
+    made = arrange(rules, LAST, [c for m in melds for c in m])
+    assert made.possible and check(rules, LAST, made.melds, cards_left=0).valid
+
+
 @pytest.mark.parametrize("on, valid", [(False, True), (True, False)])
 def test_through_the_api(client, on, valid):
     body = {"ruleset": "contract", "options": {"runs_of_a_suit_apart": on}}
@@ -119,3 +136,34 @@ def test_the_referee_page_says_which_cards_touch(client):
                     "one run.", "es", low_card="|", high_card="|").split("|")[0]
         assert ("verdict good" in verdict) is (on == "no")
         assert (told in verdict) is (on == "yes")
+
+
+@st.composite
+def last_hands(draw):
+    """The last hand's runs, of one or two suits (so that runs of a suit meet often), longer than the contract
+    asks and with jokers anywhere, under house rules that keep runs of a suit apart; those the check accepts."""
+    options = draw(st.sampled_from([{}, {"wilds_at_most_naturals": True}, {"run_max_wilds_per_4": 1}]))
+    family = draw(st.sampled_from(["contract", "progressive", "liverpool"]))
+    rules = resolve(family, options=options | {"runs_of_a_suit_apart": True, "decks": 3, "jokers": 6})
+    last = len(rules.hands)
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=2, unique=True))
+    melds = []
+    for spec in rules.hand(last).contract.melds:
+        n = spec.size + draw(st.integers(0, 3))
+        suit = draw(st.sampled_from(suits))
+        start = draw(st.integers(1, 15 - n))
+        meld = [Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + n)]
+        for i in draw(st.sets(st.integers(0, n - 1), max_size=2)):
+            meld[i] = JOKER
+        melds.append(meld)
+    assume(check(rules, last, melds, cards_left=0).valid)
+    return rules, last, melds
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(made=last_hands())
+def test_runs_the_check_accepts_in_the_last_hand_are_runs_arrange_finds(made):
+    rules, last, melds = made
+    made = arrange(rules, last, [c for m in melds for c in m], Budget(cpu_seconds=None))
+    assert made.possible, melds
+    assert check(rules, last, made.melds, cards_left=0).valid
