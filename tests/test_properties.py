@@ -30,9 +30,10 @@ def test_meld_order(m, opts, seed):
 
 
 @settings(max_examples=200, deadline=None)
-@given(ms=st.lists(meld, min_size=1, max_size=3), hand=st.integers(1, 7), seed=st.randoms(use_true_random=False))
-def test_contract_order(ms, hand, seed):
-    r = rules("progressive", players=8)
+@given(ms=st.lists(meld, min_size=1, max_size=3), hand=st.integers(1, 7), seed=st.randoms(use_true_random=False),
+       opts=st.sampled_from([{}, {"wilds_at_most_naturals": True}, {"runs_of_a_suit_apart": True}]))
+def test_contract_order(ms, hand, seed, opts):
+    r = rules("progressive", players=8, **opts)
     shuffled = [list(x) for x in ms]
     for x in shuffled:
         seed.shuffle(x)

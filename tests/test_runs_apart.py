@@ -167,3 +167,27 @@ def test_runs_the_check_accepts_in_the_last_hand_are_runs_arrange_finds(made):
     made = arrange(rules, last, [c for m in melds for c in m], Budget(cpu_seconds=None))
     assert made.possible, melds
     assert check(rules, last, made.melds, cards_left=0).valid
+
+
+@settings(max_examples=200, deadline=None)
+@given(first=st.integers(1, 10), gap=st.integers(-2, 2), jokers=st.sets(st.integers(0, 7), max_size=2),
+       seed=st.randoms(use_true_random=False))
+def test_the_verdict_on_two_runs_of_a_suit_never_depends_on_the_order_of_the_cards(first, gap, jokers, seed):
+    """Two runs of spades that meet, nearly meet or overlap, jokers anywhere in them: the order of the cards
+    and of the melds changes neither the verdict nor why."""
+    second = first + 4 + gap
+    assume(second + 3 <= 14)
+    cards = [Card(Rank(1 if p == 14 else p), Suit.SPADES) for p in list(range(first, first + 4)) +
+             list(range(second, second + 4))]
+    for i in jokers:
+        cards[i] = JOKER
+    melds = [cards[:4], cards[4:]]
+    other = [list(m) for m in melds]
+    for m in other:
+        seed.shuffle(m)
+    seed.shuffle(other)
+    a, b = check(ON, 3, melds), check(ON, 3, other)
+    assert (a.valid, sorted(v.code for v in a.violations)) == (b.valid, sorted(v.code for v in b.violations))
+    if a.valid:  # and where it holds, each run as the verdict reads it stays apart from the other
+        low, high = sorted((m.low, m.high) for m in a.melds)
+        assert low[1] + 1 != high[0]
