@@ -49,7 +49,17 @@ from .cards import NATURALS, SUIT_ORDER, Card, Rank
 from .contracts import check, copies_violations
 from .families import Contract, MeldSpec, Rules
 from .meldall import meld_all, wild_places
-from .melds import HIGH_ACE, LOW_ACE, ace_flips, analyze, end_spreads, run_bounds, touching_runs, wild_rule_breaks
+from .melds import (
+    HIGH_ACE,
+    LOW_ACE,
+    ace_flips,
+    analyze,
+    end_spreads,
+    ends_meet,
+    run_bounds,
+    touching_runs,
+    wild_rule_breaks,
+)
 from .verdicts import Violation, cite
 
 INDEX = {c: i for i, c in enumerate(NATURALS)}  # rank-major: index = (rank - 1) * 4 + suit
@@ -454,7 +464,7 @@ class _Search:
             after = runs
             if self.apart and cand.shape[0] == "run":
                 _, si, start, size = cand.shape[:4]
-                if any(s == si and (hi + 1 == start or start + size == lo) for s, lo, hi in runs):
+                if any(s == si and ends_meet((lo, hi), (start, start + size - 1)) for s, lo, hi in runs):
                     continue  # it would continue a run of its suit
                 after = runs + ((si, start, start + size - 1),)
             for k in cand.consumed:

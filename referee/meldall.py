@@ -37,6 +37,7 @@ from .melds import (
     ace_flips,
     analyze,
     end_spreads,
+    ends_meet,
     position_card,
     run_bounds,
     touching_runs,
@@ -137,7 +138,7 @@ def _touch(found: Found, rules: Rules) -> bool:
     reads them (a wild card at an end may stand at the other end); runs still missing cards, as placed."""
     if found.added == 0:
         return touching_runs([analyze(m, rules, kind="run") for m in found.melds], rules) is not None
-    return any(a[0] == b[0] and (a[2] + 1 == b[1] or b[2] + 1 == a[1])
+    return any(a[0] == b[0] and ends_meet(a[1:], b[1:])
                for i, a in enumerate(found.spans) for b in found.spans[i + 1:])
 
 
@@ -357,7 +358,7 @@ def _lengthen(shapes: list[tuple[_Run, tuple[int, ...]]], spare: int, rules: Rul
             placed = False
             for p in trials:
                 lo2, hi2 = min(low, p), max(high, p)
-                if apart and any(s == r.suit and j != i and (hi2 + 1 == lo or hi + 1 == lo2)
+                if apart and any(s == r.suit and j != i and ends_meet((lo2, hi2), (lo, hi))
                                  for j, (s, lo, hi) in spans.items()):
                     continue  # it would continue another run of the suit
                 new = out.get(i, []) + [p]

@@ -354,7 +354,7 @@ def keep_runs_apart(melds: Sequence[Meld], rules: Rules) -> tuple[list[Meld], tu
         if len(found) < 2:
             continue
         ways = [list(run_spans(melds[i], rules).items()) for i in found]
-        choice = next((c for c in product(*ways) if not _ends_meet([span for span, _ in c])), None)
+        choice = next((c for c in product(*ways) if not any_meet([span for span, _ in c])), None)
         if choice is not None:
             for i, (span, places) in zip(found, choice):
                 if span != (melds[i].low, melds[i].high):
@@ -364,7 +364,7 @@ def keep_runs_apart(melds: Sequence[Meld], rules: Rules) -> tuple[list[Meld], tu
         spans = [(melds[i].low, melds[i].high) for i in found]
         for a, b in ((a, b) for a in range(len(found)) for b in range(a + 1, len(found))):
             (lo_a, hi_a), (lo_b, hi_b) = spans[a], spans[b]
-            if hi_a + 1 == lo_b or hi_b + 1 == lo_a:
+            if ends_meet(spans[a], spans[b]):
                 end, start = (hi_a, lo_b) if hi_a + 1 == lo_b else (hi_b, lo_a)
                 return out, (found[b], str(position_card(end, suit)), str(position_card(start, suit)))
         # (not reached: the runs as read are one of the ways they may lie)
@@ -391,8 +391,14 @@ def _laid(meld: Meld, span: tuple[int, int], places: tuple[int, ...], rules: Rul
     return Meld(meld.cards, again.kind, True, [], again.wilds, again.rank, again.suit, again.layout)
 
 
-def _ends_meet(spans: Sequence[tuple[int, int]]) -> bool:
-    return any(a[1] + 1 == b[0] or b[1] + 1 == a[0] for i, a in enumerate(spans) for b in spans[i + 1:])
+def ends_meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Do two runs of one suit, lying from ``a[0]`` to ``a[1]`` and from ``b[0]`` to ``b[1]``, continue each
+    other (one ends just below where the other starts)? Runs that share a place do not."""
+    return a[1] + 1 == b[0] or b[1] + 1 == a[0]
+
+
+def any_meet(spans: Sequence[tuple[int, int]]) -> bool:
+    return any(ends_meet(a, b) for i, a in enumerate(spans) for b in spans[i + 1:])
 
 
 def wild_at(pos: int, card: Card, suit: Suit, always: frozenset[Rank | None] = frozenset()) -> bool:

@@ -198,7 +198,7 @@ def _layoff_run(rules: Rules, table: Meld, cards: list[Card]) -> LayoffRuling:
     naturals: dict[int, Card] = {}
     wilds: list[Card] = []
     for c in cards:
-        if c.rank is None or (rules.is_wild(c) and (c.suit != suit or rules.wild_ranks_always_wild)):
+        if c.rank is None or c.rank in rules.always_wild or (rules.is_wild(c) and c.suit != suit):
             wilds.append(c)  # a joker, or a wild-rank card that cannot be itself here
             continue
         if c.suit != suit:

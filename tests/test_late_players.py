@@ -2,6 +2,7 @@
 the hand they join, with the starting score the table gave them, and the tie-break counts them)."""
 
 import json
+import re
 from html import unescape
 
 import pytest
@@ -291,7 +292,6 @@ def test_a_hand_before_the_late_player_sat_down_is_corrected_without_them(client
 
 
 def test_the_chart_draws_a_late_players_line_from_their_starting_score(client):
-    import re
     game = TestAGameInProgress().two_hands(client)
     join(client, game, "Dee", start=40)  # the last seat
     hand(client, game, 3, "Dee", {"Ann": ["K"], "Ben": ["7"], "Cy": ["7"]})
@@ -316,10 +316,6 @@ def test_a_hand_played_before_a_late_player_keeps_its_own_pack(client):
     assert state(client, game)["hands"][0]["penalties"]["Ben"] == 10  # as recorded
     hand(client, game, 3, "Ann", five | {"Eve": ["K"]})  # three decks now: six jokers
     # the correction page's card pad counts the jokers of hand 1's pack; the game's page, of the pack now
-    import json
-    import re
-    from html import unescape
-
     def pad_jokers(path):
         html = client.get(path).get_data(as_text=True)
         return json.loads(unescape(re.search(r'class="picker[^"]*" data-facts="([^"]+)"', html).group(1)))["jokers"]

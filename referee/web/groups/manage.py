@@ -25,10 +25,8 @@ def _page(group: Group, token: str, status: int = 200, at: int | None = None, **
     at a time in the roster's order: the page the address asks for, or the one holding the name ``at`` (a
     member id) where an answer is about it."""
     members = group.members
-    index = next((i for i, m in enumerate(members) if m.id == at), None) if at is not None else None
-    page = index // ROSTER_PAGE + 1 if index is not None else _asked_page()
     pages = max(1, -(-len(members) // ROSTER_PAGE))
-    page = min(page, pages)
+    page = min(_page_of(group, at), pages)
     names = members[(page - 1) * ROSTER_PAGE:page * ROSTER_PAGE]
     seats = roster.seats_by_name(group)
     played = {m.id: len({p.game_id for p in seats.get(m.key, [])}) for m in names}
@@ -41,7 +39,13 @@ def _page(group: Group, token: str, status: int = 200, at: int | None = None, **
                            confirm_form=ConfirmForm(formdata=None), **shown), status
 
 
-def _asked_page() -> int:
+def _page_of(group: Group | None = None, at: int | None = None) -> int:
+    """The roster page that holds the name ``at`` (a member id) of ``group``, else the page the address asks
+    for."""
+    index = next((i for i, m in enumerate(group.members) if m.id == at), None) \
+        if group is not None and at is not None else None
+    if index is not None:
+        return index // ROSTER_PAGE + 1
     try:
         return max(1, int(request.args.get("page", "1")))
     except ValueError:
@@ -58,10 +62,7 @@ def _member(group: Group, member_id: int) -> Member:
 def _back(token: str, group: Group | None = None, at: int | None = None) -> BaseResponse:
     """Back to the roster page (at its top, where the flash says what was done): the page holding the name
     ``at`` (a member id), else the page the form was sent from."""
-    page = _asked_page()
-    if group is not None and at is not None:
-        index = next((i for i, m in enumerate(group.members) if m.id == at), None)
-        page = index // ROSTER_PAGE + 1 if index is not None else page
+    page = _page_of(group, at)
     return redirect(url_for("groups.roster_page", token=token, page=page if page > 1 else None))
 
 

@@ -21,16 +21,17 @@ from .reads import HANDS, RESULTS
 
 def rules_of(game: Game) -> Rules:
     """The rules a game is played by, resolved once for each set of settings (a game's never change)."""
-    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), len(game.players))
+    return _for(game, len(game.players))
 
 
 def rules_at(game: Game, number: int) -> Rules:
     """The rules hand ``number`` was played by: the pack is the one for the players at the table then (a player
     who sat down later took no cards in it, and the pack may have grown when they did)."""
-    playing = sum(1 for p in game.players if p.joined_hand <= number)
-    if playing == len(game.players):
-        return rules_of(game)
-    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), playing)
+    return _for(game, sum(1 for p in game.players if p.joined_hand <= number))
+
+
+def _for(game: Game, players: int) -> Rules:
+    return _rules(game.family, tuple(game.variants), json.dumps(game.options, sort_keys=True), players)
 
 
 @lru_cache(maxsize=256)
